@@ -1,0 +1,87 @@
+"""Command line: `jitfish` runs the UCI loop; subcommands run perft, suites and benchmarks.
+
+Heavy modules are imported inside the subcommands so that plain `jitfish` answers `uci` at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _perft(args: argparse.Namespace) -> int:
+    import time
+
+    from engine.board import Board
+    from engine.fen import FenError
+    from perft.perft import count, divide
+    from perft.suite import run_suite
+
+    if args.suite:
+        try:
+            return 1 if run_suite(args.suite, max_depth=args.depth, chess960=args.chess960) else 0
+        except (OSError, ValueError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+    if args.depth is None or args.depth < 1:
+        print("error: give a depth of at least 1 (jitfish perft DEPTH)", file=sys.stderr)
+        return 2
+    try:
+        board = Board(args.fen, chess960=args.chess960)
+    except FenError as exc:
+        print(f"error: invalid FEN: {exc}", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    if args.divide:
+        total = 0
+        for text, n in divide(board, args.depth):
+            print(f"{text}: {n}")
+            total += n
+        print()
+    else:
+        total = count(board, args.depth)
+    elapsed = time.perf_counter() - start
+    print(f"Nodes searched: {total}")
+    print(f"Time: {elapsed:.3f} s ({total / max(elapsed, 1e-9) / 1e6:.1f} M nodes/s)")
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from engine.bench import perft_bench
+
+    perft_bench()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from engine.fen import STARTING_FEN
+
+    parser = argparse.ArgumentParser(prog="jitfish", description="Jitfish UCI chess engine. "
+                                     "Without a subcommand it speaks UCI on stdin/stdout.")
+    sub = parser.add_subparsers(dest="command")
+    perft = sub.add_parser("perft", help="count the leaves of the legal-move tree")
+    perft.add_argument("depth", nargs="?", type=int, help="depth in plies")
+    perft.add_argument("--fen", default=STARTING_FEN, help="position (default: the start position)")
+    perft.add_argument("--divide", action="store_true", help="print the count under each root move")
+    perft.add_argument("--chess960", action="store_true", help="Chess960 castling rules and notation")
+    perft.add_argument("--suite", metavar="FILE", help="check every position of an EPD perft suite")
+    perft.set_defaults(run=_perft)
+    bench = sub.add_parser("bench", help="performance benchmark")
+    bench.add_argument("--perft", action="store_true", help="move-generation speed (perft nodes/s)")
+    bench.set_defaults(run=_bench)
+    sub.add_parser("uci", help="run the UCI loop (the default)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv == ["uci"]:
+        from engine.uci import main as uci_main
+        uci_main()
+        return 0
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

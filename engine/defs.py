@@ -1,0 +1,51 @@
+"""Domain constants shared by every layer: colours, pieces, squares and the position array layout.
+
+Squares are numbered a1=0, b1=1, ..., h8=63 (as in python-chess). A piece code is
+`colour * 6 + piece_type`; `NO_PIECE` marks an empty mailbox square.
+"""
+
+WHITE, BLACK = 0, 1
+
+PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 0, 1, 2, 3, 4, 5
+NO_PIECE = 12
+PIECE_SYMBOLS = "PNBRQKpnbrqk"
+
+MAX_PLY = 128          # deepest search line
+MAX_MOVES = 336        # above any legal-move count our FEN checks admit (<= 9Q+2R+2B+2N+K: 321)
+MAX_HISTORY = 1024     # plies of game history kept for repetition (older ones are irreversible)
+HISTORY_SIZE = MAX_HISTORY + MAX_PLY + 8
+
+# Castling rights: bit i of the rights mask; index i also selects the rook square in the state.
+WHITE_OO, WHITE_OOO, BLACK_OO, BLACK_OOO = 0, 1, 2, 3
+ALL_CASTLING = 15
+
+# ---- bb: uint64 boards ------------------------------------------------------------------------
+BB_PIECES = 0          # 12 boards, one per piece code
+BB_WHITE = 12          # occupancy of white
+BB_BLACK = 13          # occupancy of black (BB_WHITE + colour)
+BB_ALL = 14            # all occupied squares
+BB_CASTLE_EMPTY = 15   # 4 boards: squares that must be empty to castle (king and rook excluded)
+BB_CASTLE_SAFE = 19    # 4 boards: squares the king passes through, excluding its destination
+BB_CASTLE_KING_TO = 23 # 4 boards: the king's destination square
+BB_CASTLE_ROOK_TO = 27 # 4 boards: the rook's destination square
+BB_SIZE = 31
+
+# ---- st: int64 scalars ------------------------------------------------------------------------
+ST_SIDE = 0            # colour to move
+ST_CASTLING = 1        # rights mask
+ST_EP = 2              # en-passant target square when a legal en-passant capture exists, else -1
+ST_HALFMOVE = 3        # plies since the last capture or pawn move
+ST_FULLMOVE = 4        # FEN move number
+ST_PLY = 5             # index of the current position in the history arrays
+ST_CHESS960 = 6        # 1 when castling moves are written king-takes-rook
+ST_CASTLE_ROOK = 7     # 4 squares: start square of the rook of each castling right
+ST_CASTLE_MASK = 11    # 64 masks: rights kept after a move from or to that square
+ST_SIZE = 75
+
+# ---- undo: int64 [HISTORY_SIZE, UNDO_SIZE], the record of the move that left position `ply` --
+UNDO_MOVE = 0
+UNDO_CAPTURED = 1
+UNDO_CASTLING = 2
+UNDO_EP = 3
+UNDO_HALFMOVE = 4
+UNDO_SIZE = 5

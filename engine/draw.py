@@ -1,0 +1,42 @@
+"""Draw primitives for the search and the game: repetition, fifty-move counter, dead material."""
+
+import numpy as np
+from numba import njit
+
+from engine.bits import popcount
+from engine.defs import (BB_ALL, BISHOP, KNIGHT, PAWN, QUEEN, ROOK, ST_HALFMOVE, ST_PLY)
+
+LIGHT_SQUARES = np.uint64(0x55AA55AA55AA55AA)
+DARK_SQUARES = np.uint64(0xAA55AA55AA55AA55)
+
+
+@njit(cache=True)
+def repetitions(pos):
+    """How many earlier positions since the last irreversible move equal the current one."""
+    st, keys = pos[2], pos[4]
+    ply = st[ST_PLY]
+    key = keys[ply]
+    oldest = max(0, ply - st[ST_HALFMOVE])
+    count = 0
+    for i in range(ply - 4, oldest - 1, -2):
+        if keys[i] == key:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def fifty_move_counter_expired(pos):
+    """True once 100 plies passed without capture or pawn move (a draw unless this is mate)."""
+    return pos[2][ST_HALFMOVE] >= 100
+
+
+@njit(cache=True)
+def insufficient_material(pos):
+    """Neither side can ever mate: K v K, K+N v K, or only bishops, all on one square colour."""
+    bb = pos[0]
+    if (bb[PAWN] | bb[6 + PAWN] | bb[ROOK] | bb[6 + ROOK] | bb[QUEEN] | bb[6 + QUEEN]):
+        return False
+    if bb[KNIGHT] | bb[6 + KNIGHT]:
+        return popcount(bb[BB_ALL]) <= 3
+    bishops = bb[BISHOP] | bb[6 + BISHOP]
+    return not (bishops & LIGHT_SQUARES) or not (bishops & DARK_SQUARES)

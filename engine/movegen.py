@@ -1,0 +1,226 @@
+"""Legal move generation: one generator parameterised by what to produce.
+
+Modes: NOISY (captures, en passant, every promotion), QUIET (the rest), ALL (both) and COUNT
+(count all legal moves without writing them; perft's bulk counting at the last ply).
+Legality comes from a check mask (evasions must capture or block the checker) and pin lines
+(a pinned piece stays on the line through its king), with the king's own moves and en passant
+tested against the actual attacks. No move is made and taken back to test it.
+"""
+
+import numpy as np
+from numba import njit
+
+from engine.bits import EMPTY, FULL, ONE, bit, lsb, popcount
+from engine.bitboard import (between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks,
+                             rook_attacks)
+from engine.defs import (BB_ALL, BB_CASTLE_EMPTY, BB_CASTLE_KING_TO, BB_CASTLE_ROOK_TO,
+                         BB_CASTLE_SAFE, BB_WHITE, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK,
+                         ST_CASTLE_ROOK, ST_CASTLING, ST_EP, ST_SIDE, WHITE)
+from engine.move import (CASTLE, DOUBLE_PUSH, EN_PASSANT, NORMAL, PROMO_BISHOP, PROMO_KNIGHT,
+                         PROMO_QUEEN, PROMO_ROOK)
+from engine.position import attacked_by, checkers_of, en_passant_legal
+
+NOISY, QUIET, ALL, COUNT = 1, 2, 3, 7
+
+RANK_1 = np.uint64(0xFF)
+RANK_3 = np.uint64(0xFF0000)
+RANK_6 = np.uint64(0xFF0000000000)
+RANK_8 = np.uint64(0xFF00000000000000)
+FILE_A = np.uint64(0x0101010101010101)
+FILE_H = np.uint64(0x8080808080808080)
+
+
+@njit(cache=True)
+def shift(b, d):
+    """Shift a board by `d` squares: towards h8 when d > 0, towards a1 when d < 0."""
+    if d > 0:
+        return b << np.uint64(d)
+    return b >> np.uint64(-d)
+
+
+@njit(cache=True)
+def _emit(moves, n, frm, targets, mode):
+    """Append frm->t for every t in targets (or just count them)."""
+    if mode == COUNT:
+        return n + popcount(targets)
+    while targets:
+        moves[n] = frm | (lsb(targets) << 6)
+        n += 1
+        targets &= targets - ONE
+    return n
+
+
+@njit(cache=True)
+def _emit_pawns(moves, n, targets, delta, flag, mode):
+    """Append pawn moves to every square of `targets` from `delta` squares behind it."""
+    if mode == COUNT:
+        return n + popcount(targets)
+    while targets:
+        to = lsb(targets)
+        moves[n] = (to - delta) | (to << 6) | (flag << 12)
+        n += 1
+        targets &= targets - ONE
+    return n
+
+
+@njit(cache=True)
+def _emit_promotions(moves, n, targets, delta, mode):
+    if mode == COUNT:
+        return n + 4 * popcount(targets)
+    while targets:
+        to = lsb(targets)
+        base = (to - delta) | (to << 6)
+        moves[n] = base | (PROMO_QUEEN << 12)
+        moves[n + 1] = base | (PROMO_KNIGHT << 12)
+        moves[n + 2] = base | (PROMO_ROOK << 12)
+        moves[n + 3] = base | (PROMO_BISHOP << 12)
+        n += 4
+        targets &= targets - ONE
+    return n
+
+
+@njit(cache=True)
+def _pawn_moves(moves, n, us, pawns, allowed, them_occ, occ, mode):
+    """Pushes, double pushes, captures and promotions of `pawns`, landing only on `allowed`."""
+    if us == WHITE:
+        up, left, right, promo_rank, double_rank = 8, 7, 9, RANK_8, RANK_3
+    else:
+        up, left, right, promo_rank, double_rank = -8, -9, -7, RANK_1, RANK_6
+    empty = ~occ
+    single = shift(pawns, up) & empty
+    cap_left = shift(pawns & ~FILE_A, left) & them_occ & allowed
+    cap_right = shift(pawns & ~FILE_H, right) & them_occ & allowed
+    if mode & 2:  # quiet pushes
+        double = shift(single & double_rank, up) & empty & allowed
+        n = _emit_pawns(moves, n, single & allowed & ~promo_rank, up, NORMAL, mode)
+        n = _emit_pawns(moves, n, double, 2 * up, DOUBLE_PUSH, mode)
+    if mode & 1:  # captures and all promotions
+        n = _emit_pawns(moves, n, cap_left & ~promo_rank, left, NORMAL, mode)
+        n = _emit_pawns(moves, n, cap_right & ~promo_rank, right, NORMAL, mode)
+        n = _emit_promotions(moves, n, single & allowed & promo_rank, up, mode)
+        n = _emit_promotions(moves, n, cap_left & promo_rank, left, mode)
+        n = _emit_promotions(moves, n, cap_right & promo_rank, right, mode)
+    return n
+
+
+@njit(cache=True)
+def generate(tab, pos, moves, n, mode):
+    """Write the legal moves of the side to move selected by `mode` into moves[n:] and return
+    the new end index; in COUNT mode write nothing and return n plus the number of legal moves."""
+    bb, st = pos[0], pos[2]
+    us = st[ST_SIDE]
+    them = us ^ 1
+    ou = us * 6
+    ot = them * 6
+    us_occ = bb[BB_WHITE + us]
+    them_occ = bb[BB_WHITE + them]
+    occ = bb[BB_ALL]
+    king = bb[ou + KING]
+    ksq = lsb(king)
+
+    if mode == NOISY:
+        target = them_occ
+    elif mode == QUIET:
+        target = ~occ
+    else:
+        target = ~us_occ
+
+    # King moves, tested against the attacks with the king lifted off the board.
+    occ_without_king = occ ^ king
+    steps = king_attacks(tab, ksq) & target
+    while steps:
+        to = lsb(steps)
+        if not attacked_by(tab, bb, to, them, occ_without_king):
+            if mode == COUNT:
+                n += 1
+            else:
+                moves[n] = ksq | (to << 6)
+                n += 1
+        steps &= steps - ONE
+
+    checkers = checkers_of(tab, bb, us, ksq, occ)
+    if checkers & (checkers - ONE):
+        return n  # double check: only the king may move
+    check_mask = FULL
+    if checkers:
+        check_mask = between(tab, ksq, lsb(checkers)) | checkers
+
+    # Pinned pieces: ours, alone between our king and an enemy slider aimed at it.
+    pinned = EMPTY
+    snipers = ((rook_attacks(tab, ksq, them_occ) & (bb[ot + ROOK] | bb[ot + QUEEN]))
+               | (bishop_attacks(tab, ksq, them_occ) & (bb[ot + BISHOP] | bb[ot + QUEEN])))
+    while snipers:
+        blockers = between(tab, ksq, lsb(snipers)) & occ
+        if blockers and not (blockers & (blockers - ONE)) and (blockers & us_occ):
+            pinned |= blockers
+        snipers &= snipers - ONE
+
+    mask = target & check_mask
+    pieces = bb[ou + KNIGHT] & ~pinned  # a pinned knight can never move
+    while pieces:
+        frm = lsb(pieces)
+        n = _emit(moves, n, frm, knight_attacks(tab, frm) & mask, mode)
+        pieces &= pieces - ONE
+    pieces = bb[ou + BISHOP] | bb[ou + QUEEN]
+    while pieces:
+        frm = lsb(pieces)
+        t = bishop_attacks(tab, frm, occ) & mask
+        if pinned & bit(frm):
+            t &= line(tab, ksq, frm)
+        n = _emit(moves, n, frm, t, mode)
+        pieces &= pieces - ONE
+    pieces = bb[ou + ROOK] | bb[ou + QUEEN]
+    while pieces:
+        frm = lsb(pieces)
+        t = rook_attacks(tab, frm, occ) & mask
+        if pinned & bit(frm):
+            t &= line(tab, ksq, frm)
+        n = _emit(moves, n, frm, t, mode)
+        pieces &= pieces - ONE
+
+    pawns = bb[ou + PAWN]
+    n = _pawn_moves(moves, n, us, pawns & ~pinned, check_mask, them_occ, occ, mode)
+    pinned_pawns = pawns & pinned
+    while pinned_pawns:
+        frm = lsb(pinned_pawns)
+        n = _pawn_moves(moves, n, us, bit(frm), check_mask & line(tab, ksq, frm), them_occ, occ, mode)
+        pinned_pawns &= pinned_pawns - ONE
+
+    ep = st[ST_EP]
+    if ep >= 0 and (mode & 1):
+        capturers = pawn_attacks(tab, them, ep) & pawns
+        while capturers:
+            frm = lsb(capturers)
+            if en_passant_legal(tab, bb, us, frm, ep):
+                if mode == COUNT:
+                    n += 1
+                else:
+                    moves[n] = frm | (ep << 6) | (EN_PASSANT << 12)
+                    n += 1
+            capturers &= capturers - ONE
+
+    if (mode & 2) and not checkers:
+        for right in range(2 * us, 2 * us + 2):
+            if not (st[ST_CASTLING] >> right) & 1:
+                continue
+            rook_sq = st[ST_CASTLE_ROOK + right]
+            if occ & bb[BB_CASTLE_EMPTY + right]:
+                continue
+            safe = True
+            path = bb[BB_CASTLE_SAFE + right]
+            while path:
+                if attacked_by(tab, bb, lsb(path), them, occ_without_king):
+                    safe = False
+                    break
+                path &= path - ONE
+            if not safe:
+                continue
+            after = (occ ^ king ^ bit(rook_sq)) | bb[BB_CASTLE_ROOK_TO + right]
+            if attacked_by(tab, bb, lsb(bb[BB_CASTLE_KING_TO + right]), them, after):
+                continue
+            if mode == COUNT:
+                n += 1
+            else:
+                moves[n] = ksq | (rook_sq << 6) | (CASTLE << 12)
+                n += 1
+    return n

@@ -1,0 +1,97 @@
+"""UCI options: their declaration (what `uci` advertises) and validation of `setoption` values.
+
+Kept free of numba imports so that `uci` can be answered before the heavy initialisation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    kind: str                      # "check", "spin", "combo", "button" or "string"
+    default: object = None
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def uci_line(self) -> str:
+        text = f"option name {self.name} type {self.kind}"
+        if self.kind == "button":
+            return text
+        default = self.default
+        if self.kind == "check":
+            default = "true" if default else "false"
+        elif self.kind == "string" and default == "":
+            default = "<empty>"
+        text += f" default {default}"
+        if self.kind == "spin":
+            text += f" min {self.minimum} max {self.maximum}"
+        for choice in self.choices:
+            text += f" var {choice}"
+        return text
+
+    def parse(self, value: str | None) -> object:
+        """The typed value of `setoption ... value <value>`; ValueError says what is wrong."""
+        if self.kind == "button":
+            return True
+        if value is None:
+            if self.kind == "string":
+                return ""
+            raise ValueError(f"option {self.name} needs a value")
+        if self.kind == "check":
+            if value.lower() not in ("true", "false"):
+                raise ValueError(f"option {self.name} takes true or false, not {value!r}")
+            return value.lower() == "true"
+        if self.kind == "spin":
+            try:
+                number = int(value)
+            except ValueError:
+                raise ValueError(f"option {self.name} takes a whole number, not {value!r}") from None
+            if not self.minimum <= number <= self.maximum:
+                raise ValueError(f"option {self.name} value {number} is outside "
+                                 f"{self.minimum}..{self.maximum}")
+            return number
+        if self.kind == "combo":
+            for choice in self.choices:
+                if choice.lower() == value.lower():
+                    return choice
+            raise ValueError(f"option {self.name} takes one of {', '.join(self.choices)}, not {value!r}")
+        return "" if value == "<empty>" else value
+
+
+@dataclass
+class Options:
+    """The current values of a set of options, looked up case-insensitively by name."""
+    declared: list[Option]
+    values: dict[str, object] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._by_name = {o.name.lower(): o for o in self.declared}
+        for o in self.declared:
+            if o.kind != "button":
+                self.values.setdefault(o.name, o.default)
+
+    def find(self, name: str) -> Option:
+        option = self._by_name.get(name.lower())
+        if option is None:
+            raise ValueError(f"unknown option {name!r}")
+        return option
+
+    def set(self, name: str, value: str | None) -> tuple[Option, object]:
+        """Validate and store a value; returns the option and its typed value."""
+        option = self.find(name)
+        typed = option.parse(value)
+        if option.kind != "button":
+            self.values[option.name] = typed
+        return option, typed
+
+    def __getitem__(self, name: str) -> object:
+        return self.values[self.find(name).name]
+
+
+ENGINE_OPTIONS = [
+    Option("UCI_Chess960", "check", False),
+]

@@ -1,0 +1,323 @@
+"""Position state kernels: piece placement, attack queries, zobrist key, make/unmake in place.
+
+A position is the tuple `pos = (bb, board, st, undo, keys)` of numpy arrays laid out in
+engine.defs: uint64 boards, the int8 mailbox, int64 scalars, the undo stack and the key of every
+position since the last history rebase (keys[st[ST_PLY]] is the current key). Make/unmake write
+these arrays in place; nothing is allocated per move.
+"""
+
+import numpy as np
+from numba import njit
+
+from engine.bits import ONE, bit, lsb
+from engine.bitboard import (Z_CASTLING, Z_EP, Z_PIECE, Z_SIDE, bishop_attacks, king_attacks,
+                             knight_attacks, pawn_attacks, rook_attacks)
+from engine.defs import (BB_ALL, BB_SIZE, BB_WHITE, BISHOP, BLACK, HISTORY_SIZE, KING, KNIGHT,
+                         NO_PIECE, PAWN, QUEEN, ROOK, ST_CASTLE_MASK, ST_CASTLING, ST_EP,
+                         ST_FULLMOVE, ST_HALFMOVE, ST_PLY, ST_SIDE, ST_SIZE, UNDO_CAPTURED,
+                         UNDO_CASTLING, UNDO_EP, UNDO_HALFMOVE, UNDO_MOVE, UNDO_SIZE, WHITE)
+from engine.move import CASTLE, DOUBLE_PUSH, EN_PASSANT, NULL_MOVE, PROMO_KNIGHT
+
+
+def new_arrays() -> tuple:
+    """Fresh, empty position arrays (no pieces, white to move, no history)."""
+    bb = np.zeros(BB_SIZE, dtype=np.uint64)
+    board = np.full(64, NO_PIECE, dtype=np.int8)
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    st[ST_EP] = -1
+    st[ST_FULLMOVE] = 1
+    st[ST_CASTLE_MASK:ST_CASTLE_MASK + 64] = 15
+    undo = np.zeros((HISTORY_SIZE, UNDO_SIZE), dtype=np.int64)
+    keys = np.zeros(HISTORY_SIZE, dtype=np.uint64)
+    return bb, board, st, undo, keys
+
+
+def copy_arrays(pos: tuple) -> tuple:
+    return tuple(a.copy() for a in pos)
+
+
+def assign_arrays(dst: tuple, src: tuple) -> None:
+    """Overwrite the arrays of `dst` with those of `src` (same shapes), keeping dst's identity."""
+    for d, s in zip(dst, src):
+        d[...] = s
+
+
+# ---- placement ---------------------------------------------------------------------------------
+
+@njit(cache=True)
+def put_piece(bb, board, sq, piece):
+    b = bit(sq)
+    bb[piece] |= b
+    bb[BB_WHITE + (1 if piece >= 6 else 0)] |= b
+    bb[BB_ALL] |= b
+    board[sq] = piece
+
+
+@njit(cache=True)
+def remove_piece(bb, board, sq, piece):
+    b = ~bit(sq)
+    bb[piece] &= b
+    bb[BB_WHITE + (1 if piece >= 6 else 0)] &= b
+    bb[BB_ALL] &= b
+    board[sq] = NO_PIECE
+
+
+@njit(cache=True)
+def move_piece(bb, board, frm, to, piece):
+    b = bit(frm) | bit(to)
+    bb[piece] ^= b
+    bb[BB_WHITE + (1 if piece >= 6 else 0)] ^= b
+    bb[BB_ALL] ^= b
+    board[frm] = NO_PIECE
+    board[to] = piece
+
+
+# ---- attacks -----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def king_square(bb, colour):
+    return lsb(bb[colour * 6 + KING])
+
+
+@njit(cache=True)
+def attackers_to(tab, bb, sq, occ):
+    """Pieces of both colours that attack `sq` when the occupied squares are `occ`."""
+    diagonal = bb[BISHOP] | bb[QUEEN] | bb[6 + BISHOP] | bb[6 + QUEEN]
+    straight = bb[ROOK] | bb[QUEEN] | bb[6 + ROOK] | bb[6 + QUEEN]
+    return ((pawn_attacks(tab, BLACK, sq) & bb[PAWN])
+            | (pawn_attacks(tab, WHITE, sq) & bb[6 + PAWN])
+            | (knight_attacks(tab, sq) & (bb[KNIGHT] | bb[6 + KNIGHT]))
+            | (king_attacks(tab, sq) & (bb[KING] | bb[6 + KING]))
+            | (bishop_attacks(tab, sq, occ) & diagonal)
+            | (rook_attacks(tab, sq, occ) & straight))
+
+
+@njit(cache=True)
+def checkers_of(tab, bb, colour, sq, occ):
+    """Pieces of the opponent of `colour` that attack square `sq` (usually colour's king)."""
+    o = (colour ^ 1) * 6
+    return ((pawn_attacks(tab, colour, sq) & bb[o + PAWN])
+            | (knight_attacks(tab, sq) & bb[o + KNIGHT])
+            | (bishop_attacks(tab, sq, occ) & (bb[o + BISHOP] | bb[o + QUEEN]))
+            | (rook_attacks(tab, sq, occ) & (bb[o + ROOK] | bb[o + QUEEN])))
+
+
+@njit(cache=True)
+def attacked_by(tab, bb, sq, by, occ):
+    """True when colour `by` attacks `sq` with occupancy `occ` (pieces taken from bb)."""
+    o = by * 6
+    if pawn_attacks(tab, by ^ 1, sq) & bb[o + PAWN]:
+        return True
+    if knight_attacks(tab, sq) & bb[o + KNIGHT]:
+        return True
+    if king_attacks(tab, sq) & bb[o + KING]:
+        return True
+    if bishop_attacks(tab, sq, occ) & (bb[o + BISHOP] | bb[o + QUEEN]):
+        return True
+    if rook_attacks(tab, sq, occ) & (bb[o + ROOK] | bb[o + QUEEN]):
+        return True
+    return False
+
+
+@njit(cache=True)
+def in_check(tab, pos):
+    """Is the side to move in check?"""
+    bb, st = pos[0], pos[2]
+    us = st[ST_SIDE]
+    return attacked_by(tab, bb, king_square(bb, us), us ^ 1, bb[BB_ALL])
+
+
+@njit(cache=True)
+def en_passant_legal(tab, bb, us, frm, ep):
+    """Does the capture frm x ep (en passant, by colour `us`) leave our king safe?
+
+    Simulated in full because it removes two pieces from one rank and can expose the king
+    along it, which the pin logic does not see.
+    """
+    captured = ep ^ 8                      # the pawn that just advanced two squares
+    o = (us ^ 1) * 6
+    occ = (bb[BB_ALL] ^ bit(frm) ^ bit(captured)) | bit(ep)
+    ksq = king_square(bb, us)
+    if bishop_attacks(tab, ksq, occ) & (bb[o + BISHOP] | bb[o + QUEEN]):
+        return False
+    if rook_attacks(tab, ksq, occ) & (bb[o + ROOK] | bb[o + QUEEN]):
+        return False
+    if knight_attacks(tab, ksq) & bb[o + KNIGHT]:
+        return False
+    if pawn_attacks(tab, us, ksq) & bb[o + PAWN] & ~bit(captured):
+        return False
+    return True
+
+
+@njit(cache=True)
+def en_passant_possible(tab, bb, us, ep):
+    """Can colour `us` legally capture en passant on `ep` in this placement?"""
+    capturers = pawn_attacks(tab, us ^ 1, ep) & bb[us * 6 + PAWN]
+    while capturers:
+        if en_passant_legal(tab, bb, us, lsb(capturers), ep):
+            return True
+        capturers &= capturers - ONE
+    return False
+
+
+# ---- zobrist ------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def compute_key(tab, pos):
+    """The zobrist key of the position computed from scratch (the incremental key must equal it)."""
+    board, st = pos[1], pos[2]
+    key = np.uint64(0)
+    for sq in range(64):
+        key ^= tab[Z_PIECE + board[sq] * 64 + sq]
+    key ^= tab[Z_CASTLING + st[ST_CASTLING]]
+    if st[ST_EP] >= 0:
+        key ^= tab[Z_EP + (st[ST_EP] & 7)]
+    if st[ST_SIDE] == WHITE:
+        key ^= tab[Z_SIDE]
+    return key
+
+
+# ---- make / unmake ------------------------------------------------------------------------------
+
+@njit(cache=True)
+def castle_squares(king_from, rook_from):
+    """Destinations (king_to, rook_to) of a castling move given the king's and rook's squares."""
+    rank = king_from & 56
+    if rook_from > king_from:
+        return rank + 6, rank + 5
+    return rank + 2, rank + 3
+
+
+@njit(cache=True)
+def make_move(tab, pos, move):
+    """Play a legal move in place, pushing what unmake_move needs on the undo stack."""
+    bb, board, st, undo, keys = pos
+    ply = st[ST_PLY]
+    key = keys[ply]
+    us = st[ST_SIDE]
+    frm = move & 63
+    to = (move >> 6) & 63
+    flag = move >> 12
+    piece = np.int64(board[frm])
+
+    undo[ply, UNDO_MOVE] = move
+    undo[ply, UNDO_CASTLING] = st[ST_CASTLING]
+    undo[ply, UNDO_EP] = st[ST_EP]
+    undo[ply, UNDO_HALFMOVE] = st[ST_HALFMOVE]
+    if st[ST_EP] >= 0:
+        key ^= tab[Z_EP + (st[ST_EP] & 7)]
+        st[ST_EP] = -1
+    st[ST_HALFMOVE] += 1
+
+    captured = NO_PIECE
+    if flag == CASTLE:
+        rook = np.int64(board[to])
+        king_to, rook_to = castle_squares(frm, to)
+        remove_piece(bb, board, frm, piece)
+        remove_piece(bb, board, to, rook)
+        put_piece(bb, board, king_to, piece)
+        put_piece(bb, board, rook_to, rook)
+        key ^= (tab[Z_PIECE + piece * 64 + frm] ^ tab[Z_PIECE + piece * 64 + king_to]
+                ^ tab[Z_PIECE + rook * 64 + to] ^ tab[Z_PIECE + rook * 64 + rook_to])
+    else:
+        cap_sq = to ^ 8 if flag == EN_PASSANT else to
+        captured = np.int64(board[cap_sq])
+        if captured != NO_PIECE:
+            remove_piece(bb, board, cap_sq, captured)
+            key ^= tab[Z_PIECE + captured * 64 + cap_sq]
+            st[ST_HALFMOVE] = 0
+        move_piece(bb, board, frm, to, piece)
+        key ^= tab[Z_PIECE + piece * 64 + frm] ^ tab[Z_PIECE + piece * 64 + to]
+        if piece == us * 6 + PAWN:
+            st[ST_HALFMOVE] = 0
+            if flag >= PROMO_KNIGHT:
+                promoted = us * 6 + flag - 3
+                remove_piece(bb, board, to, piece)
+                put_piece(bb, board, to, promoted)
+                key ^= tab[Z_PIECE + piece * 64 + to] ^ tab[Z_PIECE + promoted * 64 + to]
+            elif flag == DOUBLE_PUSH:
+                ep = (frm + to) >> 1
+                if en_passant_possible(tab, bb, us ^ 1, ep):
+                    st[ST_EP] = ep
+                    key ^= tab[Z_EP + (ep & 7)]
+    undo[ply, UNDO_CAPTURED] = captured
+
+    rights = st[ST_CASTLING]
+    if rights:
+        kept = rights & st[ST_CASTLE_MASK + frm] & st[ST_CASTLE_MASK + to]
+        if kept != rights:
+            key ^= tab[Z_CASTLING + rights] ^ tab[Z_CASTLING + kept]
+            st[ST_CASTLING] = kept
+
+    key ^= tab[Z_SIDE]
+    st[ST_SIDE] = us ^ 1
+    st[ST_FULLMOVE] += us
+    st[ST_PLY] = ply + 1
+    keys[ply + 1] = key
+
+
+@njit(cache=True)
+def unmake_move(tab, pos, move):
+    """Take back `move`, which must be the last move made."""
+    bb, board, st, undo = pos[0], pos[1], pos[2], pos[3]
+    ply = st[ST_PLY] - 1
+    st[ST_PLY] = ply
+    us = st[ST_SIDE] ^ 1
+    st[ST_SIDE] = us
+    st[ST_FULLMOVE] -= us
+    st[ST_CASTLING] = undo[ply, UNDO_CASTLING]
+    st[ST_EP] = undo[ply, UNDO_EP]
+    st[ST_HALFMOVE] = undo[ply, UNDO_HALFMOVE]
+
+    frm = move & 63
+    to = (move >> 6) & 63
+    flag = move >> 12
+    if flag == CASTLE:
+        king_to, rook_to = castle_squares(frm, to)
+        king = np.int64(board[king_to])
+        rook = np.int64(board[rook_to])
+        remove_piece(bb, board, king_to, king)
+        remove_piece(bb, board, rook_to, rook)
+        put_piece(bb, board, frm, king)
+        put_piece(bb, board, to, rook)
+        return
+    piece = np.int64(board[to])
+    if flag >= PROMO_KNIGHT:
+        remove_piece(bb, board, to, piece)
+        put_piece(bb, board, frm, us * 6 + PAWN)
+    else:
+        move_piece(bb, board, to, frm, piece)
+    captured = undo[ply, UNDO_CAPTURED]
+    if captured != NO_PIECE:
+        put_piece(bb, board, to ^ 8 if flag == EN_PASSANT else to, captured)
+
+
+@njit(cache=True)
+def make_null(tab, pos):
+    """Pass the move (for null-move pruning). Resets the halfmove clock so that repetition
+    detection never looks across a null move."""
+    st, undo, keys = pos[2], pos[3], pos[4]
+    ply = st[ST_PLY]
+    key = keys[ply]
+    undo[ply, UNDO_MOVE] = NULL_MOVE
+    undo[ply, UNDO_CASTLING] = st[ST_CASTLING]
+    undo[ply, UNDO_EP] = st[ST_EP]
+    undo[ply, UNDO_HALFMOVE] = st[ST_HALFMOVE]
+    undo[ply, UNDO_CAPTURED] = NO_PIECE
+    if st[ST_EP] >= 0:
+        key ^= tab[Z_EP + (st[ST_EP] & 7)]
+        st[ST_EP] = -1
+    st[ST_HALFMOVE] = 0
+    st[ST_SIDE] ^= 1
+    st[ST_PLY] = ply + 1
+    keys[ply + 1] = key ^ tab[Z_SIDE]
+
+
+@njit(cache=True)
+def unmake_null(tab, pos):
+    st, undo = pos[2], pos[3]
+    ply = st[ST_PLY] - 1
+    st[ST_PLY] = ply
+    st[ST_SIDE] ^= 1
+    st[ST_EP] = undo[ply, UNDO_EP]
+    st[ST_HALFMOVE] = undo[ply, UNDO_HALFMOVE]

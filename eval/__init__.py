@@ -1,0 +1,1 @@
+"""Static evaluation and its parameters."""

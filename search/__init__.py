@@ -1,0 +1,1 @@
+"""Search: iterative deepening alpha-beta, transposition table, move ordering, levels."""

@@ -1,0 +1,1 @@
+"""Developer scripts: match runner, tuning, magic generation."""
