@@ -1,0 +1,113 @@
+"""Match statistics: logistic Elo, 95% error bars (trinomial and pentanomial), LOS.
+
+Elo is the standard logistic model: score s = 1 / (1 + 10^(-elo/400)), so
+elo(s) = -400 * log10(1/s - 1).  The error bar is built on the score scale and
+mapped through elo(): with mean score s and standard error se of that mean,
+the 95% interval is [elo(s - 1.96 se), elo(s + 1.96 se)], reported as ± half
+its width.
+
+* trinomial: se from the per-game score variance (each game scores 0, 0.5, 1).
+* pentanomial: se from the variance of game-pair scores (each pair of games on
+  the same opening with colours swapped scores 0, 0.25, 0.5, 0.75 or 1 per
+  game).  Pairs are correlated through the opening, so this is the more
+  honest (usually smaller) error when openings are played twice; it is what
+  fishtest and fastchess report.
+
+LOS (likelihood of superiority) uses the usual normal approximation on
+wins and losses only: LOS = 0.5 * (1 + erf((W - L) / sqrt(2 (W + L)))).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class EloEstimate:
+    """An Elo point estimate with its 95% interval."""
+
+    elo: float
+    lo: float
+    hi: float
+    method: str
+    samples: int
+
+    @property
+    def error(self) -> float:
+        """Half-width of the 95% interval in Elo (inf when undetermined)."""
+        return (self.hi - self.lo) / 2
+
+    def format(self) -> str:
+        """Render as e.g. '+35.2 ± 40.1'."""
+        return f"{fmt_elo(self.elo)} ± {fmt_num(self.error)}"
+
+
+def fmt_num(x: float) -> str:
+    """Format a non-negative float with one decimal, 'inf' or 'nan'."""
+    if math.isnan(x):
+        return "nan"
+    return "inf" if math.isinf(x) else f"{x:.1f}"
+
+
+def fmt_elo(x: float) -> str:
+    """Format a signed Elo value with one decimal, '+inf'/'-inf' or 'nan'."""
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    return f"{x:+.1f}" if round(x, 1) != 0 else "+0.0"
+
+
+def elo_from_score(score: float) -> float:
+    """Logistic Elo difference for an expected score in [0, 1]."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def score_from_elo(elo: float) -> float:
+    """Expected score for an Elo difference (inverse of elo_from_score)."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def _estimate(values: list[float], counts: list[int], method: str) -> EloEstimate:
+    """Elo and 95% interval from a discrete score distribution (per sample)."""
+    n = sum(counts)
+    if n == 0:
+        return EloEstimate(math.nan, math.nan, math.nan, method, 0)
+    mean = sum(v * c for v, c in zip(values, counts)) / n
+    var = sum(c * (v - mean) ** 2 for v, c in zip(values, counts)) / n
+    elo = elo_from_score(mean)
+    if n < 2 or mean <= 0.0 or mean >= 1.0:  # no spread to measure, or an infinite point estimate
+        return EloEstimate(elo, -math.inf, math.inf, method, n)
+    se = math.sqrt(var / n)
+    return EloEstimate(elo, elo_from_score(mean - Z95 * se), elo_from_score(mean + Z95 * se), method, n)
+
+
+def trinomial(wins: int, draws: int, losses: int) -> EloEstimate:
+    """Elo with an error bar from the per-game (win/draw/loss) score variance."""
+    return _estimate([1.0, 0.5, 0.0], [wins, draws, losses], "trinomial")
+
+
+def pentanomial(counts: list[int]) -> EloEstimate:
+    """Elo with an error bar from game-pair scores; counts[k] = pairs scoring k/2 points (k=0..4)."""
+    if len(counts) != 5:
+        raise ValueError("pentanomial needs 5 counts (pair scores 0, 0.5, 1, 1.5, 2)")
+    return _estimate([0.0, 0.25, 0.5, 0.75, 1.0], list(counts), "pentanomial")
+
+
+def pair_bucket(score_a: float, score_b: float) -> int:
+    """Pentanomial bucket (0..4) of a game pair from one player's two game scores."""
+    return round((score_a + score_b) * 2)
+
+
+def los(wins: int, losses: int) -> float:
+    """Likelihood of superiority (probability the first player is stronger), draws ignored."""
+    if wins + losses == 0:
+        return 0.5
+    return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
