@@ -10,7 +10,7 @@ import numpy as np
 
 from engine import position as P
 from engine.defs import (BB_ALL, BB_CASTLE_EMPTY, BB_CASTLE_KING_TO, BB_CASTLE_ROOK_TO, BB_CASTLE_SAFE,
-                         BLACK, HISTORY_SIZE, MAX_MOVES, MAX_PLY, NO_PIECE, ST_CASTLE_MASK,
+                         BLACK, HISTORY_SIZE, MAX_HISTORY, MAX_MOVES, MAX_PLY, NO_PIECE, ST_CASTLE_MASK,
                          ST_CASTLE_ROOK, ST_CASTLING, ST_CHESS960, ST_EP, ST_FULLMOVE, ST_HALFMOVE,
                          ST_PLY, ST_SIDE, UNDO_MOVE, WHITE)
 from engine.bitboard import between
@@ -218,10 +218,11 @@ class Board:
 
     def _rebase_history(self) -> None:
         """Drop position records older than the last irreversible move (repetitions cannot reach
-        them) so that arbitrarily long games fit the fixed history arrays."""
+        them) so that arbitrarily long games fit the fixed history arrays. Of a longer reversible
+        stretch only the last MAX_HISTORY plies are kept for repetition detection."""
         st, undo, keys = self.arrays[2], self.arrays[3], self.arrays[4]
         ply = int(st[ST_PLY])
-        keep = min(int(st[ST_HALFMOVE]), ply)
+        keep = min(int(st[ST_HALFMOVE]), ply, MAX_HISTORY)
         keys[:keep + 1] = keys[ply - keep:ply + 1].copy()
         undo[:keep] = undo[ply - keep:ply].copy()
         st[ST_PLY] = keep

@@ -92,6 +92,14 @@ class Options:
         return self.values[self.find(name).name]
 
 
+MAX_HASH_MB = 16384
+
 ENGINE_OPTIONS = [
+    Option("Hash", "spin", 16, 1, MAX_HASH_MB),
+    Option("Clear Hash", "button"),
+    Option("Threads", "spin", 1, 1, 1),
+    Option("MultiPV", "spin", 1, 1, 256),
+    Option("Ponder", "check", False),
+    Option("Move Overhead", "spin", 20, 0, 5000),
     Option("UCI_Chess960", "check", False),
 ]

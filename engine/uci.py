@@ -1,9 +1,9 @@
-"""UCI protocol loop: parses commands, keeps the position and options, runs work on a worker thread.
+"""UCI protocol loop: parses commands, keeps the position and options, runs searches on a worker.
 
-The main thread only reads and dispatches, so `isready` and `stop` are answered while a search or
-perft runs. `uci` is answered at once; the numba kernels load on a background thread and
-`isready` waits for them. Bad input never changes state: every command is validated completely
-before anything is applied, and errors are reported as `info string error: ...`.
+The main thread only reads and dispatches, so `isready`, `stop` and `ponderhit` are answered
+while a search runs. `uci` is answered at once; the numba kernels load on a background thread
+and `isready` waits for them. Bad input never changes state: every command is validated
+completely before anything is applied, and errors are reported as `info string error: ...`.
 """
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ from engine.options import ENGINE_OPTIONS, Options
 ENGINE_NAME = "Jitfish 0.1.0"
 ENGINE_AUTHOR = "the Jitfish developers"
 MAX_PERFT_DEPTH = 20
+NUMBER_LIMIT = 1 << 60            # larger `go` numbers are clamped to this
+GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
+GO_FLAGS = ("infinite", "ponder")
 
 
 class UciError(ValueError):
@@ -32,14 +35,17 @@ class UciLoop:
         self.ready = threading.Event()
         self.init_error: str | None = None
         self.board = None
+        self.searcher = None
         self.worker: threading.Thread | None = None
+        self.worker_waits_for_stop = False     # infinite or ponder search: only `stop` ends it
         self.debug = False
+        self._position_cache: tuple[str, list[str]] | None = None
         self.commands: dict[str, Callable[[list[str]], bool | None]] = {
             "uci": self.cmd_uci, "debug": self.cmd_debug, "isready": self.cmd_isready,
             "setoption": self.cmd_setoption, "register": self.cmd_register,
             "ucinewgame": self.cmd_ucinewgame, "position": self.cmd_position, "go": self.cmd_go,
             "stop": self.cmd_stop, "ponderhit": self.cmd_ponderhit, "quit": self.cmd_quit,
-            "d": self.cmd_display,
+            "d": self.cmd_display, "eval": self.cmd_eval, "bench": self.cmd_bench,
         }
         threading.Thread(target=self._initialise, name="jitfish-init", daemon=True).start()
 
@@ -60,10 +66,11 @@ class UciLoop:
     def _initialise(self) -> None:
         """Load (or compile) the kernels; `isready` answers once this is done."""
         try:
-            from engine.warmup import warm_up
             from engine.board import Board
-            warm_up()
-            self.board = Board(chess960=bool(self.options["UCI_Chess960"]))
+            from search.driver import Searcher
+            self.board = Board()
+            self.searcher = Searcher(int(self.options["Hash"]))
+            self.searcher.warm_up(self.board)
         except Exception as exc:  # reported on isready; the loop keeps answering
             self.init_error = f"{type(exc).__name__}: {exc}"
         self.ready.set()
@@ -73,18 +80,23 @@ class UciLoop:
         if self.init_error:
             raise UciError(f"engine failed to initialise: {self.init_error}")
 
-    def wait_idle(self) -> None:
-        """Block until the running search or perft has finished."""
-        if self.worker is not None:
-            self.worker.join()
-            self.worker = None
+    def busy(self) -> bool:
+        return self.worker is not None and self.worker.is_alive()
 
-    def start_worker(self, target: Callable[[], None]) -> None:
+    def require_idle(self, what: str) -> None:
+        """Wait for a search that ends by itself; refuse while one waits for `stop`."""
+        if self.busy():
+            if self.worker_waits_for_stop:
+                raise UciError(f"{what} ignored: a search is running (send stop first)")
+            self.worker.join()
+
+    def start_worker(self, target: Callable[[], None], waits_for_stop: bool = False) -> None:
         def guarded() -> None:
             try:
                 target()
             except Exception as exc:   # never let a worker die silently
                 self.error(f"internal error {type(exc).__name__}: {exc}")
+        self.worker_waits_for_stop = waits_for_stop
         self.worker = threading.Thread(target=guarded, name="jitfish-worker", daemon=True)
         self.worker.start()
 
@@ -115,7 +127,7 @@ class UciLoop:
         self.error(f"unknown command {tokens[0]!r}")
         return True
 
-    # ---- commands -----------------------------------------------------------------------------------
+    # ---- handshake and options ------------------------------------------------------------------
 
     def cmd_uci(self, args: list[str]) -> None:
         self.send(f"id name {ENGINE_NAME}")
@@ -139,25 +151,40 @@ class UciLoop:
         self.send("info string Jitfish is free software and needs no registration")
 
     def cmd_setoption(self, args: list[str]) -> None:
-        if not args or args[0] != "name" or len(args) < 2:
+        if len(args) < 2 or args[0] != "name":
             raise UciError("usage: setoption name <id> [value <x>]")
         if "value" in args:
             at = args.index("value")
             name, value = " ".join(args[1:at]), " ".join(args[at + 1:])
         else:
             name, value = " ".join(args[1:]), None
-        self.wait_ready()
-        self.wait_idle()
         try:
-            option, typed = self.options.set(name, value)
+            option = self.options.find(name)
+            typed = option.parse(value)
         except ValueError as exc:
             raise UciError(str(exc)) from None
-        if option.name == "UCI_Chess960":
+        self.wait_ready()
+        self.require_idle("setoption")
+        if option.name == "Hash":
+            try:
+                self.searcher.resize(int(typed))
+            except MemoryError:
+                raise UciError(f"not enough memory for Hash {typed} MB; keeping "
+                               f"{self.options['Hash']} MB") from None
+        elif option.name == "Clear Hash":
+            self.searcher.clear()
+        elif option.name == "UCI_Chess960":
             self.board.set_fen(self.board.fen(), chess960=bool(typed))
+            self._position_cache = None
+        self.options.set(option.name, value)
 
     def cmd_ucinewgame(self, args: list[str]) -> None:
         self.wait_ready()
-        self.wait_idle()
+        self.require_idle("ucinewgame")
+        self.searcher.clear()
+        self._position_cache = None
+
+    # ---- position ---------------------------------------------------------------------------------
 
     def cmd_position(self, args: list[str]) -> None:
         from engine.board import Board, IllegalMoveError
@@ -172,22 +199,69 @@ class UciLoop:
             fen = STARTING_FEN
         else:
             fen = " ".join(args[1:at])
+        moves = args[at + 1:]
         self.wait_ready()
-        self.wait_idle()
-        try:
-            board = Board(fen, chess960=bool(self.options["UCI_Chess960"]))
-        except FenError as exc:
-            raise UciError(f"invalid FEN {fen!r}: {exc}; position unchanged") from None
-        for number, text in enumerate(args[at + 1:], 1):
+        chess960 = bool(self.options["UCI_Chess960"])
+        cache = self._position_cache
+        if cache is not None and cache[0] == fen and moves[:len(cache[1])] == cache[1]:
+            board, new_moves, done = self.board.copy(), moves[len(cache[1]):], len(cache[1])
+        else:
+            try:
+                board = Board(fen, chess960=chess960)
+            except FenError as exc:
+                raise UciError(f"invalid FEN {fen!r}: {exc}; position unchanged") from None
+            new_moves, done = moves, 0
+        for number, text in enumerate(new_moves, done + 1):
             try:
                 board.push_uci(text)
             except IllegalMoveError as exc:
                 raise UciError(f"move {number} ({text}): {exc}; position unchanged") from None
         self.board = board
+        self._position_cache = (fen, list(moves))
+
+    # ---- go -------------------------------------------------------------------------------------------
+
+    def parse_go(self, args: list[str]):
+        """The Limits of a `go` command; UciError on anything malformed."""
+        from engine.timeman import Limits
+
+        limits = Limits()
+        i = 0
+        while i < len(args):
+            token = args[i]
+            if token in GO_NUMBERS:
+                if i + 1 >= len(args):
+                    raise UciError(f"go {token} needs a number")
+                try:
+                    value = int(args[i + 1])
+                except ValueError:
+                    raise UciError(f"go {token}: {args[i + 1]!r} is not a whole number") from None
+                if value < 0 and token in ("wtime", "btime"):
+                    self.error(f"go {token} {value} is negative; playing as if it were 0")
+                    value = 0
+                elif value < 0 or (value == 0 and token in ("depth", "nodes", "mate", "movestogo")):
+                    raise UciError(f"go {token} {value}: must be {'positive' if value == 0 else 'non-negative'}")
+                setattr(limits, token, min(value, NUMBER_LIMIT))
+                i += 2
+            elif token in GO_FLAGS:
+                setattr(limits, token, True)
+                i += 1
+            elif token == "searchmoves":
+                i += 1
+                while i < len(args) and args[i] not in GO_NUMBERS + GO_FLAGS + ("searchmoves",):
+                    try:
+                        self.board.parse_uci(args[i])
+                    except ValueError as exc:
+                        raise UciError(f"go searchmoves: {exc}") from None
+                    limits.searchmoves.append(args[i])
+                    i += 1
+            else:
+                raise UciError(f"go: unknown parameter {token!r}")
+        return limits
 
     def cmd_go(self, args: list[str]) -> None:
         self.wait_ready()
-        self.wait_idle()
+        self.require_idle("go")
         if args[:1] == ["perft"]:
             if len(args) != 2 or not args[1].isdigit() or not 1 <= int(args[1]) <= MAX_PERFT_DEPTH:
                 raise UciError(f"usage: go perft <depth 1..{MAX_PERFT_DEPTH}>")
@@ -195,7 +269,21 @@ class UciLoop:
             board = self.board.copy()
             self.start_worker(lambda: self._perft(board, depth))
             return
-        raise UciError("search is not implemented yet; only 'go perft <depth>' is available")
+        limits = self.parse_go(args)
+        board = self.board.copy()
+        searcher = self.searcher
+        searcher.prepare()
+        multipv = int(self.options["MultiPV"])
+        overhead = int(self.options["Move Overhead"])
+
+        def think() -> None:
+            result = searcher.run(board, limits, self.send, multipv=multipv, overhead_ms=overhead)
+            text = f"bestmove {board.uci(result.best)}"
+            if result.best and result.ponder:
+                text += f" ponder {board.uci(result.ponder)}"
+            self.send(text)
+
+        self.start_worker(think, waits_for_stop=limits.infinite or limits.ponder)
 
     def _perft(self, board, depth: int) -> None:
         from perft.perft import divide
@@ -212,13 +300,23 @@ class UciLoop:
             self.send(f"info string perft {depth} took {elapsed:.3f} s")
 
     def cmd_stop(self, args: list[str]) -> None:
-        pass  # perft cannot be interrupted; searches will poll a stop flag
+        if self.searcher is not None:
+            self.searcher.stop()
+        self.worker_waits_for_stop = False     # it is ending: later commands may wait for it
 
     def cmd_ponderhit(self, args: list[str]) -> None:
-        pass
+        if self.searcher is not None:
+            self.searcher.ponderhit()
+        self.worker_waits_for_stop = False
 
     def cmd_quit(self, args: list[str]) -> bool:
+        if self.searcher is not None:
+            self.searcher.stop()
+        if self.worker is not None:
+            self.worker.join(timeout=2.0)
         return False
+
+    # ---- extensions -----------------------------------------------------------------------------------
 
     def cmd_display(self, args: list[str]) -> None:
         self.wait_ready()
@@ -227,6 +325,24 @@ class UciLoop:
         self.send(f"Fen: {board.fen()}")
         self.send(f"Key: {board.key:016X}")
         self.send(f"Checkers: {' '.join(board.checkers()) or '-'}")
+
+    def cmd_eval(self, args: list[str]) -> None:
+        from eval.explain import explain
+
+        self.wait_ready()
+        for line in explain(self.board):
+            self.send(line)
+
+    def cmd_bench(self, args: list[str]) -> None:
+        from engine.bench import BENCH_DEPTH, search_bench
+
+        if args and (not args[0].isdigit() or not 1 <= int(args[0]) <= 30):
+            raise UciError("usage: bench [depth 1..30]")
+        self.wait_ready()
+        if self.busy():
+            raise UciError("bench ignored: a search is running")
+        depth = int(args[0]) if args else BENCH_DEPTH
+        self.start_worker(lambda: search_bench(depth, out=lambda line: self.send(f"info string {line}")))
 
 
 def main() -> None:

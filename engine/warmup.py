@@ -7,18 +7,22 @@ import time
 
 
 def warm_up() -> None:
-    """Call every numba entry point the engine uses once."""
+    """Call every numba entry point the engine and its tools use once."""
     from engine.board import Board
-    from perft.perft import move_buffer, perft
+    from eval.explain import explain
+    from perft.perft import count
+    from search.driver import Searcher
 
     board = Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
-    perft(board.tab, board.arrays, move_buffer(), 2)
+    count(board, 2)
     for move in board.legal_moves():
         board.push(move)
         board.outcome()
         board.pop()
     board.noisy_moves()
     board.fen()
+    explain(board)
+    Searcher(1).warm_up(board)
 
 
 def main() -> None:

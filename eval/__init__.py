@@ -1,1 +1,3 @@
 """Static evaluation and its parameters."""
+
+import engine  # noqa: F401  (sets numba's cache directory before numba loads)

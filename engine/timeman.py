@@ -1,0 +1,61 @@
+"""Time management: how long to think, from the UCI `go` limits and the Move Overhead option.
+
+The soft limit decides whether to start another iteration (the driver stretches it when the
+best move is unstable or the score drops); the hard limit stops the search outright and is
+enforced by a timer. Both leave the Move Overhead and a safety margin on the clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.defs import WHITE
+
+DEFAULT_MOVES_TO_GO = 40
+
+
+@dataclass
+class Limits:
+    """What `go` asked for (times in milliseconds)."""
+    wtime: int | None = None
+    btime: int | None = None
+    winc: int = 0
+    binc: int = 0
+    movestogo: int | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    mate: int | None = None
+    movetime: int | None = None
+    infinite: bool = False
+    ponder: bool = False
+    searchmoves: list[str] = field(default_factory=list)
+
+    def uses_clock(self) -> bool:
+        return self.wtime is not None or self.btime is not None
+
+
+@dataclass
+class Budget:
+    """Milliseconds from the start of thinking; None means no limit."""
+    soft: float | None
+    hard: float | None
+
+
+def plan(limits: Limits, side: int, overhead_ms: int) -> Budget:
+    """The soft and hard time limits for one move."""
+    if limits.movetime is not None:
+        hard = max(1.0, limits.movetime - overhead_ms)
+        return Budget(hard, hard)
+    clock = limits.wtime if side == WHITE else limits.btime
+    if clock is None:
+        return Budget(None, None)
+    increment = limits.winc if side == WHITE else limits.binc
+    moves_to_go = min(limits.movestogo, DEFAULT_MOVES_TO_GO) if limits.movestogo else DEFAULT_MOVES_TO_GO
+    # What we may spend without touching the reserve kept for the overhead of future moves.
+    available = max(1.0, clock - overhead_ms - min(clock * 0.05, 50 + overhead_ms))
+    last_move_of_period = moves_to_go == 1
+    soft = available / moves_to_go + 0.8 * increment
+    soft = min(soft, available * (0.5 if last_move_of_period else 0.3))
+    hard = min(soft * 4, available * (0.75 if last_move_of_period else 0.5))
+    hard = max(hard, soft, 1.0)
+    return Budget(soft, hard)

@@ -1,0 +1,311 @@
+"""Static evaluation: a tapered middlegame/endgame score from the side to move's point of view.
+
+Every weighted term goes through `_add`, which adds `count` times the (mg, eg) weight of one
+parameter for one colour and, when a trace array is given, records the count there (white's in
+trace[i], black's in trace[N_PARAMS + i]). The trace is what the `eval` command prints per term
+and what Texel tuning fits: the score is linear in the weights apart from the endgame scale
+factor and the mop-up bonus, which the trace records separately.
+"""
+
+import numpy as np
+from numba import njit
+
+from engine.bits import ONE, lsb, popcount
+from engine.bitboard import bishop_attacks, king_attacks, knight_attacks, rook_attacks
+from engine.defs import BB_ALL, BB_WHITE, BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, ST_SIDE, WHITE
+from eval.params import (BACKWARD, BISHOP_PAIR, CONNECTED, DOUBLED, HANGING, ISOLATED, KING_DANGER,
+                         KING_SHIELD, KNIGHT_OUTPOST, MATERIAL, MOBILITY_BISHOP, MOBILITY_KNIGHT,
+                         MOBILITY_QUEEN, MOBILITY_ROOK, N_PARAMS, PASSED, PASSED_ENEMY_KING,
+                         PASSED_FREE, PASSED_OWN_KING, PHASE_MAX, PST, ROOK_OPEN_FILE,
+                         ROOK_SEMI_OPEN_FILE, TEMPO, THREAT_BY_MINOR, THREAT_BY_PAWN, THREAT_BY_ROOK)
+
+# Trace slots after the two colours' counts: the game phase, the endgame scale (of 64) and the
+# untuned extra score (mop-up, white's point of view).
+TRACE_PHASE = 2 * N_PARAMS
+TRACE_SCALE = 2 * N_PARAMS + 1
+TRACE_EXTRA = 2 * N_PARAMS + 2
+TRACE_SIZE = 2 * N_PARAMS + 3
+SCALE_NORMAL = 64
+
+FILE_A = np.uint64(0x0101010101010101)
+FILE_H = np.uint64(0x8080808080808080)
+RANK_1 = np.uint64(0xFF)
+RANK_8 = np.uint64(0xFF00000000000000)
+LIGHT_SQUARES = np.uint64(0x55AA55AA55AA55AA)
+DARK_SQUARES = np.uint64(0xAA55AA55AA55AA55)
+
+
+@njit(cache=True)
+def _add(w, acc, trace, index, colour, count):
+    """Score `count` times parameter `index` for `colour` (negated for black)."""
+    signed = count if colour == WHITE else -count
+    acc[0] += w[index, 0] * signed
+    acc[1] += w[index, 1] * signed
+    if trace.shape[0]:
+        trace[colour * N_PARAMS + index] += count
+
+
+@njit(cache=True)
+def _forward(b, colour):
+    """Squares one rank ahead of `b` from `colour`'s side."""
+    return b << np.uint64(8) if colour == WHITE else b >> np.uint64(8)
+
+
+@njit(cache=True)
+def _forward_fill(b, colour):
+    """`b` and every square ahead of it (towards the opponent)."""
+    if colour == WHITE:
+        b |= b << np.uint64(8)
+        b |= b << np.uint64(16)
+        b |= b << np.uint64(32)
+    else:
+        b |= b >> np.uint64(8)
+        b |= b >> np.uint64(16)
+        b |= b >> np.uint64(32)
+    return b
+
+
+@njit(cache=True)
+def _file_fill(b):
+    return _forward_fill(b, WHITE) | _forward_fill(b, BLACK)
+
+
+@njit(cache=True)
+def _sideways(b):
+    """Squares next to `b` on the same rank."""
+    return ((b << ONE) & ~FILE_A) | ((b >> ONE) & ~FILE_H)
+
+
+@njit(cache=True)
+def _distance(a, b):
+    return max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3)))
+
+
+@njit(cache=True)
+def _relative_rank(sq, colour):
+    return (sq >> 3) if colour == WHITE else 7 - (sq >> 3)
+
+
+@njit(cache=True)
+def _pawns(w, acc, trace, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
+    """Pawn structure and passed pawns of one colour."""
+    them = colour ^ 1
+    pawns, enemy_pawns = bb[colour * 6 + PAWN], bb[them * 6 + PAWN]
+    own_king, enemy_king = lsb(bb[colour * 6 + KING]), lsb(bb[them * 6 + KING])
+    occ = bb[BB_ALL]
+
+    enemy_control = _forward_fill(_forward(enemy_pawns, them) | enemy_pawn_attacks, them)
+    passed = pawns & ~enemy_control
+    doubled = pawns & _forward_fill(_forward(pawns, colour), colour)   # an own pawn behind it
+    isolated = pawns & ~_sideways(_file_fill(pawns))
+    support_span = _forward_fill(own_pawn_attacks, colour)
+    backward = pawns & ~isolated & _forward(enemy_pawn_attacks & ~support_span, them)
+    connected = pawns & (own_pawn_attacks | _sideways(pawns))
+
+    _add(w, acc, trace, DOUBLED, colour, popcount(doubled))
+    _add(w, acc, trace, ISOLATED, colour, popcount(isolated))
+    _add(w, acc, trace, BACKWARD, colour, popcount(backward))
+    while connected:
+        _add(w, acc, trace, CONNECTED + _relative_rank(lsb(connected), colour), colour, 1)
+        connected &= connected - ONE
+    while passed:
+        sq = lsb(passed)
+        rank = _relative_rank(sq, colour)
+        stop = sq + 8 if colour == WHITE else sq - 8
+        _add(w, acc, trace, PASSED + rank, colour, 1)
+        _add(w, acc, trace, PASSED_OWN_KING + rank, colour, _distance(own_king, stop))
+        _add(w, acc, trace, PASSED_ENEMY_KING + rank, colour, _distance(enemy_king, stop))
+        if not (_forward_fill(_forward(ONE << np.uint64(sq), colour), colour) & occ):
+            _add(w, acc, trace, PASSED_FREE + rank, colour, 1)
+        passed &= passed - ONE
+
+
+@njit(cache=True)
+def _pieces(w, acc, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
+    """Material, placement, mobility, files, outposts, threats and king safety of one colour;
+    returns every square the colour attacks."""
+    o, them = colour * 6, colour ^ 1
+    flip = 0 if colour == WHITE else 56
+    occ = bb[BB_ALL]
+    all_pawns = bb[PAWN] | bb[6 + PAWN]
+    own_king = lsb(bb[o + KING])
+    enemy_king = lsb(bb[them * 6 + KING])
+    king_zone = king_attacks(tab, enemy_king) | (ONE << np.uint64(enemy_king))
+    mobility_area = ~(bb[o + PAWN] | bb[o + KING] | enemy_pawn_attacks)
+    enemy_pawn_span = _forward_fill(enemy_pawn_attacks, them)
+    minor_attacks = own_pawn_attacks & ~own_pawn_attacks
+    rook_attacks_all = minor_attacks
+    all_attacks = own_pawn_attacks | king_attacks(tab, own_king)
+    attack_units = 0
+    attackers = 0
+
+    for piece in range(6):
+        b = bb[o + piece]
+        _add(w, acc, trace, MATERIAL + piece, colour, popcount(b))
+        while b:
+            sq = lsb(b)
+            b &= b - ONE
+            _add(w, acc, trace, PST + piece * 64 + (sq ^ flip), colour, 1)
+            if piece == PAWN or piece == KING:
+                continue
+            square = ONE << np.uint64(sq)
+            if piece == KNIGHT:
+                att = knight_attacks(tab, sq)
+                _add(w, acc, trace, MOBILITY_KNIGHT + popcount(att & mobility_area), colour, 1)
+                minor_attacks |= att
+                if 3 <= _relative_rank(sq, colour) <= 5 and (own_pawn_attacks & square) \
+                        and not (enemy_pawn_span & square):
+                    _add(w, acc, trace, KNIGHT_OUTPOST, colour, 1)
+            elif piece == BISHOP:
+                att = bishop_attacks(tab, sq, occ)
+                _add(w, acc, trace, MOBILITY_BISHOP + popcount(att & mobility_area), colour, 1)
+                minor_attacks |= att
+            elif piece == ROOK:
+                att = rook_attacks(tab, sq, occ)
+                _add(w, acc, trace, MOBILITY_ROOK + popcount(att & mobility_area), colour, 1)
+                rook_attacks_all |= att
+                file_mask = FILE_A << np.uint64(sq & 7)
+                if not (file_mask & all_pawns):
+                    _add(w, acc, trace, ROOK_OPEN_FILE, colour, 1)
+                elif not (file_mask & bb[o + PAWN]):
+                    _add(w, acc, trace, ROOK_SEMI_OPEN_FILE, colour, 1)
+            else:
+                att = bishop_attacks(tab, sq, occ) | rook_attacks(tab, sq, occ)
+                _add(w, acc, trace, MOBILITY_QUEEN + popcount(att & mobility_area), colour, 1)
+            all_attacks |= att
+            zone_hits = popcount(att & king_zone)
+            if zone_hits:
+                attackers += 1
+                attack_units += zone_hits * (2 if piece <= BISHOP else (3 if piece == ROOK else 5))
+
+    if popcount(bb[o + BISHOP]) >= 2:
+        _add(w, acc, trace, BISHOP_PAIR, colour, 1)
+
+    # Threats against the opponent's pieces.
+    enemy_pieces = bb[BB_WHITE + them] & ~bb[them * 6 + PAWN] & ~bb[them * 6 + KING]
+    _add(w, acc, trace, THREAT_BY_PAWN, colour, popcount(own_pawn_attacks & enemy_pieces))
+    for victim in range(5):
+        targets = bb[them * 6 + victim]
+        hits = popcount(minor_attacks & targets)
+        if hits:
+            _add(w, acc, trace, THREAT_BY_MINOR + victim, colour, hits)
+        hits = popcount(rook_attacks_all & targets)
+        if hits:
+            _add(w, acc, trace, THREAT_BY_ROOK + victim, colour, hits)
+
+    # Danger to the opponent's king: a penalty scored for the opponent.
+    if attackers >= 2 or (attackers == 1 and bb[o + QUEEN]):
+        _add(w, acc, trace, KING_DANGER + min(attack_units, 31), them, 1)
+
+    # Our king's pawn shield: pawns one and two ranks ahead, open files next to it.
+    shield_files = _sideways(ONE << np.uint64(own_king)) | (ONE << np.uint64(own_king))
+    one_ahead = _forward(shield_files, colour)
+    two_ahead = _forward(one_ahead, colour)
+    back_rank = RANK_1 if colour == WHITE else RANK_8
+    open_files = _file_fill(shield_files) & ~_file_fill(bb[o + PAWN]) & back_rank
+    _add(w, acc, trace, KING_SHIELD, colour, popcount(one_ahead & bb[o + PAWN]))
+    _add(w, acc, trace, KING_SHIELD + 1, colour, popcount(two_ahead & bb[o + PAWN]))
+    _add(w, acc, trace, KING_SHIELD + 2, colour, popcount(open_files))
+    return all_attacks
+
+
+@njit(cache=True)
+def _non_pawn_units(bb, colour):
+    o = colour * 6
+    return 3 * popcount(bb[o + KNIGHT] | bb[o + BISHOP]) + 5 * popcount(bb[o + ROOK]) \
+        + 9 * popcount(bb[o + QUEEN])
+
+
+@njit(cache=True)
+def _endgame_scale(bb, eg):
+    """How much of the endgame score the stronger side can realise (of SCALE_NORMAL)."""
+    strong = WHITE if eg > 0 else BLACK
+    weak = strong ^ 1
+    strong_units = _non_pawn_units(bb, strong)
+    weak_units = _non_pawn_units(bb, weak)
+    if not bb[strong * 6 + PAWN]:
+        if strong_units - weak_units <= 3:
+            return 8        # a minor piece up or less without pawns: hardly ever a win
+        if strong_units == 6 and popcount(bb[strong * 6 + KNIGHT]) == 2 and weak_units == 0:
+            return 4        # two knights cannot force mate
+    bishops = bb[BISHOP] | bb[6 + BISHOP]
+    if (strong_units == 3 and weak_units == 3 and popcount(bb[BISHOP]) == 1
+            and popcount(bb[6 + BISHOP]) == 1 and (bishops & LIGHT_SQUARES) and (bishops & DARK_SQUARES)):
+        return 32           # opposite-coloured bishops
+    return SCALE_NORMAL
+
+
+@njit(cache=True)
+def _centre_distance(sq):
+    f, r = sq & 7, sq >> 3
+    return (3 - f if f < 4 else f - 4) + (3 - r if r < 4 else r - 4)
+
+
+@njit(cache=True)
+def _mop_up(bb, eg):
+    """Bonus (white's view) for driving a bare king to the edge, to the right corner with B+N."""
+    strong = WHITE if eg > 0 else BLACK
+    weak = strong ^ 1
+    if bb[BB_WHITE + weak] != bb[weak * 6 + KING]:
+        return 0
+    units = _non_pawn_units(bb, strong)
+    if units < 5 and not (units == 6 and bb[strong * 6 + BISHOP]):
+        return 0
+    weak_king = lsb(bb[weak * 6 + KING])
+    strong_king = lsb(bb[strong * 6 + KING])
+    kings_apart = abs((weak_king & 7) - (strong_king & 7)) + abs((weak_king >> 3) - (strong_king >> 3))
+    bonus = 20 * _centre_distance(weak_king) + 5 * (14 - kings_apart)
+    bishops = bb[strong * 6 + BISHOP]
+    if units == 6 and popcount(bishops) == 1 and bb[strong * 6 + KNIGHT]:
+        corners = (0, 63) if bishops & DARK_SQUARES else (7, 56)
+        nearest = min(_distance(weak_king, corners[0]), _distance(weak_king, corners[1]))
+        bonus += 30 * (7 - nearest)
+    return bonus if strong == WHITE else -bonus
+
+
+@njit(cache=True)
+def evaluate_traced(tab, pos, w, acc, trace):
+    """Score in centipawns for the side to move. `acc` is int64 scratch of length 2; `trace` is
+    either empty or a zeroed float/int array of length TRACE_SIZE that receives the term counts."""
+    bb, st = pos[0], pos[2]
+    acc[0] = 0
+    acc[1] = 0
+    phase = 0
+    for o in (0, 6):
+        phase += popcount(bb[o + KNIGHT] | bb[o + BISHOP]) + 2 * popcount(bb[o + ROOK]) \
+            + 4 * popcount(bb[o + QUEEN])
+    phase = min(phase, PHASE_MAX)
+
+    white_pawns = _forward(bb[PAWN], WHITE)
+    black_pawns = _forward(bb[6 + PAWN], BLACK)
+    white_pawn_attacks = _sideways(white_pawns)
+    black_pawn_attacks = _sideways(black_pawns)
+    white_attacks = _pieces(w, acc, trace, tab, bb, WHITE, white_pawn_attacks, black_pawn_attacks)
+    black_attacks = _pieces(w, acc, trace, tab, bb, BLACK, black_pawn_attacks, white_pawn_attacks)
+    _pawns(w, acc, trace, bb, WHITE, white_pawn_attacks, black_pawn_attacks)
+    _pawns(w, acc, trace, bb, BLACK, black_pawn_attacks, white_pawn_attacks)
+
+    # Hanging pieces: attacked and not defended.
+    black_pieces = bb[BB_WHITE + BLACK] & ~bb[6 + PAWN] & ~bb[6 + KING]
+    white_pieces = bb[BB_WHITE + WHITE] & ~bb[PAWN] & ~bb[KING]
+    _add(w, acc, trace, HANGING, WHITE, popcount(black_pieces & white_attacks & ~black_attacks))
+    _add(w, acc, trace, HANGING, BLACK, popcount(white_pieces & black_attacks & ~white_attacks))
+
+    side = st[ST_SIDE]
+    _add(w, acc, trace, TEMPO, side, 1)
+
+    mg, eg = acc[0], acc[1]
+    scale = _endgame_scale(bb, eg)
+    extra = _mop_up(bb, eg)
+    score = (mg * phase + (eg * scale // SCALE_NORMAL) * (PHASE_MAX - phase)) // PHASE_MAX + extra
+    if trace.shape[0]:
+        trace[TRACE_PHASE] = phase
+        trace[TRACE_SCALE] = scale
+        trace[TRACE_EXTRA] = extra
+    return score if side == WHITE else -score
+
+
+@njit(cache=True)
+def evaluate(tab, pos, w, acc, no_trace):
+    """Score in centipawns for the side to move (no trace; `no_trace` is an empty array)."""
+    return evaluate_traced(tab, pos, w, acc, no_trace)

@@ -1,0 +1,328 @@
+"""Iterative deepening around the numba search: aspiration windows, MultiPV, limits, reporting.
+
+One `Searcher` owns a transposition table and a workspace and runs one search at a time on the
+calling thread (the numba search releases the GIL). `stop()` and `ponderhit()` may be called
+from any other thread. Info lines go through the `report` callback as UCI text.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from engine.board import Board
+from engine.defs import MAX_PLY
+from engine.timeman import Budget, Limits, plan
+from search import tt as tt_module
+from search.search import INFINITE, search
+from search.tt import MATE, MATE_IN_MAX
+from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION, CTL_NODE_LIMIT,
+                              CTL_NODES, CTL_ROOT_COUNT, CTL_ROOT_FIRST, CTL_ROOT_PLY, CTL_SELDEPTH,
+                              CTL_STOP, WS_CTL, WS_PV, WS_PV_LEN, WS_ROOT_MOVES, clear_heuristics,
+                              new_workspace)
+
+ASPIRATION_DELTA = 20
+
+
+def format_score(score: int) -> str:
+    """UCI score text: `cp N` or `mate N` (negative when we are getting mated)."""
+    if score >= MATE_IN_MAX:
+        return f"mate {(MATE - score + 1) // 2}"
+    if score <= -MATE_IN_MAX:
+        return f"mate {-((MATE + score) // 2)}"
+    return f"cp {score}"
+
+
+@dataclass
+class Line:
+    """One principal variation of a completed iteration."""
+    score: int
+    moves: list[int]
+    bound: str = ""          # "", "lowerbound" or "upperbound"
+
+
+@dataclass
+class Result:
+    best: int                # encoded move, 0 when there is no legal move
+    ponder: int
+    score: int
+    depth: int
+    nodes: int
+    lines: list[Line] = field(default_factory=list)
+
+
+class Searcher:
+    def __init__(self, hash_mb: int = 16) -> None:
+        self.tt = tt_module.allocate(hash_mb)
+        self.ws = new_workspace()
+        self.ctl = self.ws[WS_CTL]
+        self.generation = 0
+        self._ponderhit = threading.Event()
+        self._stop = threading.Event()
+        self._budget_lock = threading.Lock()
+        self._pondering = False
+        self._armed = False
+        self._chess960 = False
+
+    # ---- control from other threads ------------------------------------------------------------
+
+    def prepare(self) -> None:
+        """Reset the stop state; call before handing the search to a worker thread."""
+        self._armed = False
+        self._stop.clear()
+        self._ponderhit.clear()
+        self.ctl[CTL_STOP] = 0
+
+    def stop(self) -> None:
+        """End the search soon. Depth 1 always finishes first so that the move is never blind."""
+        self._stop.set()
+        if self._armed:
+            self.ctl[CTL_STOP] = 1
+
+    def _arm(self) -> None:
+        """From now on stop requests interrupt the search (one may already be pending)."""
+        self._armed = True
+        if self._stop.is_set():
+            self.ctl[CTL_STOP] = 1
+
+    def ponderhit(self) -> None:
+        """The opponent played the move we ponder on: our clock runs from now."""
+        with self._budget_lock:
+            if self._pondering:
+                self._pondering = False
+                self._clock_start = time.perf_counter()
+                self._budget = plan(self._limits, self._side, self._overhead)
+                self._deadline = _Deadline(self, self._budget.hard, self._clock_start)
+        self._ponderhit.set()
+
+    def warm_up(self, board: Board) -> None:
+        """Run a tiny search so that every kernel is compiled or loaded from the cache."""
+        self.prepare()
+        self.run(board, Limits(depth=2), lambda line: None)
+        self.clear()
+
+    def resize(self, megabytes: int) -> None:
+        self.tt = tt_module.allocate(megabytes)
+
+    def clear(self) -> None:
+        self.tt[:] = 0
+        clear_heuristics(self.ws)
+
+    def hashfull(self) -> int:
+        return int(tt_module.hashfull(self.tt, self.generation))
+
+    # ---- the search ----------------------------------------------------------------------------
+
+    def run(self, board: Board, limits: Limits, report: Callable[[str], None], multipv: int = 1,
+            overhead_ms: int = 0) -> Result:
+        """Search `board` within `limits`; report info lines; return the best move found."""
+        start = time.perf_counter()
+        ctl, ws = self.ctl, self.ws
+        self.generation = (self.generation + 1) & 63
+        ctl[CTL_NODES] = 0
+        ctl[CTL_SELDEPTH] = 0
+        ctl[CTL_GENERATION] = self.generation
+        ctl[CTL_ROOT_PLY] = board.ply
+        ctl[CTL_NODE_LIMIT] = limits.nodes or 0
+        self._chess960 = board.chess960
+
+        root_moves = board.legal_moves()
+        if limits.searchmoves:
+            wanted = set(limits.searchmoves)
+            root_moves = [m for m in root_moves if board.uci(m) in wanted] or root_moves
+        if not root_moves:
+            score = -MATE if board.is_check() else 0
+            report(f"info depth 0 score {format_score(score)}")
+            self._wait_if_required(limits)
+            return Result(0, 0, score, 0, 0)
+        multipv = max(1, min(multipv, len(root_moves)))
+        ws[WS_ROOT_MOVES][:len(root_moves)] = root_moves
+        ctl[CTL_ROOT_COUNT] = len(root_moves)
+
+        with self._budget_lock:
+            self._limits, self._side, self._overhead = limits, board.turn, overhead_ms
+            self._pondering = limits.ponder
+            self._clock_start = start
+            self._budget = Budget(None, None) if limits.ponder else plan(limits, board.turn, overhead_ms)
+            self._deadline = _Deadline(self, self._budget.hard, start)
+        monitor = _CurrMoveReporter(self, report, start)
+        max_depth = min(limits.depth or MAX_PLY - 4, MAX_PLY - 4)
+        lines: list[Line] = []
+        depth_done = 0
+        best_changes = 0.0
+        previous_best = previous_score = None
+        try:
+            for depth in range(1, max_depth + 1):
+                new_lines = []
+                for pv_index in range(multipv):
+                    line = self._search_line(board, depth, pv_index, lines, report, start)
+                    if line is None:
+                        break
+                    new_lines.append(line)
+                if len(new_lines) < multipv and depth > 1:
+                    break                     # stopped inside the iteration: keep the last full one
+                if new_lines:
+                    lines = new_lines
+                    depth_done = depth
+                    for k, line in enumerate(lines):
+                        report(self._info(depth, k + 1, line, start))
+                self._arm()
+                if ctl[CTL_STOP] or not new_lines:
+                    break
+                best = lines[0].moves[0]
+                if previous_best is not None and best != previous_best:
+                    best_changes += 1
+                best_changes *= 0.5
+                score_drop = previous_score is not None and lines[0].score < previous_score - 30
+                previous_best, previous_score = best, lines[0].score
+                if limits.mate is not None and lines[0].score >= MATE - 2 * limits.mate + 1:
+                    break
+                mate_plies = MATE - abs(lines[0].score)
+                if mate_plies < MAX_PLY and depth > mate_plies + 8 and not (limits.infinite or limits.ponder) \
+                        and limits.depth is None:
+                    break                 # a mate found this far inside the horizon will not change
+                if self._out_of_time(limits, best_changes, score_drop, len(root_moves)):
+                    break
+        finally:
+            with self._budget_lock:
+                self._deadline.cancel()
+                self._pondering = False
+            monitor.cancel()
+        self._wait_if_required(limits)
+        if not lines:          # stopped before depth 1 finished: any legal move beats none
+            lines = [Line(0, [root_moves[0]])]
+        best_line = lines[0]
+        ponder = best_line.moves[1] if len(best_line.moves) > 1 else self._ponder_from_tt(board, best_line.moves[0])
+        return Result(best_line.moves[0], ponder, best_line.score, depth_done, int(ctl[CTL_NODES]), lines)
+
+    def _out_of_time(self, limits: Limits, best_changes: float, score_drop: bool, root_count: int) -> bool:
+        """Should iterative deepening stop before starting another iteration?"""
+        with self._budget_lock:
+            if self._pondering or limits.infinite or self._budget.soft is None:
+                return False
+            if root_count == 1:
+                return True
+            elapsed = (time.perf_counter() - self._clock_start) * 1000
+            stretch = (1.0 + best_changes) * (1.25 if score_drop else 1.0)
+            return elapsed > self._budget.soft * stretch * 0.6
+
+    def _search_line(self, board: Board, depth: int, pv_index: int, previous: list[Line],
+                     report: Callable[[str], None], start: float) -> Line | None:
+        """Search the root moves from `pv_index` on with an aspiration window; None if stopped."""
+        ctl, ws = self.ctl, self.ws
+        ctl[CTL_ROOT_FIRST] = pv_index
+        alpha, beta = -INFINITE, INFINITE
+        delta = ASPIRATION_DELTA
+        if depth >= 4 and pv_index < len(previous) and abs(previous[pv_index].score) < MATE_IN_MAX:
+            centre = previous[pv_index].score
+            alpha, beta = max(centre - delta, -INFINITE), min(centre + delta, INFINITE)
+        while True:
+            score = int(search(board.tab, board.arrays, ws, self.tt, alpha, beta, depth, 0, False))
+            if ctl[CTL_STOP]:
+                return None if depth > 1 or ws[WS_PV_LEN][0] == 0 else self._line(board, score, pv_index)
+            if score <= alpha:
+                beta = (alpha + beta) // 2
+                alpha = max(score - delta, -INFINITE)
+                bound = "upperbound"
+            elif score >= beta:
+                beta = min(score + delta, INFINITE)
+                bound = "lowerbound"
+            else:
+                return self._line(board, score, pv_index)
+            if (time.perf_counter() - start) > 1.0 and ws[WS_PV_LEN][0] > 0:
+                report(self._info(depth, pv_index + 1, Line(score, self._pv(board), bound), start))
+            delta += delta // 2 + 5
+
+    def _line(self, board: Board, score: int, pv_index: int) -> Line:
+        """Record the PV of a finished root search and move its first move to `pv_index`."""
+        moves = self._pv(board)
+        root = self.ws[WS_ROOT_MOVES]
+        count = int(self.ctl[CTL_ROOT_COUNT])
+        order = [int(m) for m in root[:count]]
+        if moves:
+            order.remove(moves[0])
+            order.insert(pv_index, moves[0])
+            root[:count] = order
+        else:
+            moves = [order[pv_index]]
+        return Line(score, moves)
+
+    def _pv(self, board: Board) -> list[int]:
+        """The root PV, cut at the first move that is not legal (never expected)."""
+        pv = self.ws[WS_PV]
+        length = int(self.ws[WS_PV_LEN][0])
+        probe = board.copy()
+        moves = []
+        for i in range(length):
+            move = int(pv[0, i])
+            if move not in probe.legal_moves():
+                break
+            probe.push(move)
+            moves.append(move)
+        return moves
+
+    def _ponder_from_tt(self, board: Board, best: int) -> int:
+        probe = board.copy()
+        probe.push(best)
+        hit, move, *_ = tt_module.probe(self.tt, probe.arrays[4][probe.ply])
+        return int(move) if hit and int(move) in probe.legal_moves() else 0
+
+    def _info(self, depth: int, multipv: int, line: Line, start: float) -> str:
+        elapsed = time.perf_counter() - start
+        nodes = int(self.ctl[CTL_NODES])
+        text = (f"info depth {depth} seldepth {int(self.ctl[CTL_SELDEPTH])} multipv {multipv} "
+                f"score {format_score(line.score)}{' ' + line.bound if line.bound else ''} "
+                f"nodes {nodes} nps {int(nodes / max(elapsed, 1e-6))} hashfull {self.hashfull()} "
+                f"time {int(elapsed * 1000)}")
+        return text + (" pv " + " ".join(self._uci(m) for m in line.moves) if line.moves else "")
+
+    def _uci(self, move: int) -> str:
+        from engine.move import move_to_uci
+        return move_to_uci(move, self._chess960)
+
+    def _wait_if_required(self, limits: Limits) -> None:
+        """In `infinite` mode bestmove waits for `stop`; while pondering, for `stop` or `ponderhit`."""
+        while not self._stop.is_set():
+            if not limits.infinite and (not limits.ponder or self._ponderhit.is_set()):
+                return
+            self._stop.wait(0.005)
+
+
+class _Deadline:
+    """Sets the stop flag when the hard time limit passes."""
+
+    def __init__(self, searcher: Searcher, hard_ms: float | None, start: float) -> None:
+        self._timer = None
+        if hard_ms is not None:
+            delay = max(0.0, start + hard_ms / 1000 - time.perf_counter())
+            self._timer = threading.Timer(delay, searcher.stop)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+
+
+class _CurrMoveReporter:
+    """After the first second, reports the root move being searched (`currmove`)."""
+
+    def __init__(self, searcher: Searcher, report: Callable[[str], None], start: float) -> None:
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(searcher, report, start), daemon=True)
+        self._thread.start()
+
+    def _run(self, searcher: Searcher, report: Callable[[str], None], start: float) -> None:
+        last = None
+        if self._done.wait(1.0):
+            return
+        while not self._done.wait(0.1):
+            current = (int(searcher.ctl[CTL_CURRMOVE]), int(searcher.ctl[CTL_CURRMOVE_NUMBER]))
+            if current != last and current[0]:
+                report(f"info currmove {searcher._uci(current[0])} currmovenumber {current[1]}")
+                last = current
+
+    def cancel(self) -> None:
+        self._done.set()

@@ -1,0 +1,159 @@
+"""Move ordering: static exchange evaluation and move scores for the search's selection sort.
+
+Order: the transposition-table move, captures that do not lose material (most valuable victim,
+least valuable attacker), queen promotions, killers, the countermove, quiet moves by history,
+and last the captures that lose material.
+"""
+
+import numpy as np
+from numba import njit
+
+from engine.bits import ONE, lsb
+from engine.bitboard import bishop_attacks, rook_attacks
+from engine.defs import BB_ALL, BB_WHITE, BISHOP, KNIGHT, NO_PIECE, PAWN, QUEEN, ROOK, ST_SIDE
+from engine.move import CASTLE, EN_PASSANT, PROMO_KNIGHT, PROMO_QUEEN
+from engine.position import attackers_to
+
+SEE_VALUES = np.array([100, 300, 300, 500, 900, 20000, 0], dtype=np.int64)  # by type; index 6 = none
+
+SCORE_TT = 1 << 40
+SCORE_GOOD_CAPTURE = 1 << 36
+SCORE_KILLER = 1 << 34
+SCORE_COUNTER = 1 << 33
+SCORE_BAD_CAPTURE = -(1 << 36)
+
+
+@njit(cache=True)
+def piece_type(piece):
+    return piece % 6 if piece != NO_PIECE else 6
+
+
+@njit(cache=True)
+def captured_type(pos, move):
+    """Type of the piece a move captures (PAWN for en passant), or 6 when it captures nothing."""
+    flag = move >> 12
+    if flag == EN_PASSANT:
+        return PAWN
+    if flag == CASTLE:
+        return 6
+    return piece_type(pos[1][(move >> 6) & 63])
+
+
+@njit(cache=True)
+def is_noisy(pos, move):
+    """Captures and promotions: what quiescence searches and history does not score."""
+    return (move >> 12) >= PROMO_KNIGHT or captured_type(pos, move) != 6
+
+
+@njit(cache=True)
+def see_ge(tab, pos, move, threshold):
+    """Does the exchange sequence started by `move` on its target square gain at least
+    `threshold` centipawns for the mover (each side recapturing with its least valuable piece)?"""
+    bb, board, st = pos[0], pos[1], pos[2]
+    flag = move >> 12
+    if flag == CASTLE:
+        return threshold <= 0
+    frm, to = move & 63, (move >> 6) & 63
+    gain = SEE_VALUES[captured_type(pos, move)] - threshold
+    if flag >= PROMO_KNIGHT:
+        gain += SEE_VALUES[flag - 3] - SEE_VALUES[PAWN]
+    if gain < 0:
+        return False
+    mover = flag - 3 if flag >= PROMO_KNIGHT else piece_type(board[frm])
+    gain = SEE_VALUES[mover] - gain
+    if gain <= 0:
+        return True
+    occ = bb[BB_ALL] ^ (ONE << np.uint64(frm)) ^ (ONE << np.uint64(to))
+    if flag == EN_PASSANT:
+        occ ^= ONE << np.uint64(to ^ 8)
+    attackers = attackers_to(tab, bb, to, occ) & occ
+    diagonal = bb[BISHOP] | bb[6 + BISHOP] | bb[QUEEN] | bb[6 + QUEEN]
+    straight = bb[ROOK] | bb[6 + ROOK] | bb[QUEEN] | bb[6 + QUEEN]
+    side = st[ST_SIDE]
+    result = 1
+    while True:
+        side ^= 1
+        attackers &= occ
+        mine = attackers & bb[BB_WHITE + side]
+        if not mine:
+            break
+        result ^= 1
+        o = side * 6
+        if mine & bb[o + PAWN]:
+            gain = SEE_VALUES[PAWN] - gain
+            if gain < result:
+                break
+            occ ^= ONE << np.uint64(lsb(mine & bb[o + PAWN]))
+            attackers |= bishop_attacks(tab, to, occ) & diagonal
+        elif mine & bb[o + KNIGHT]:
+            gain = SEE_VALUES[KNIGHT] - gain
+            if gain < result:
+                break
+            occ ^= ONE << np.uint64(lsb(mine & bb[o + KNIGHT]))
+        elif mine & bb[o + BISHOP]:
+            gain = SEE_VALUES[BISHOP] - gain
+            if gain < result:
+                break
+            occ ^= ONE << np.uint64(lsb(mine & bb[o + BISHOP]))
+            attackers |= bishop_attacks(tab, to, occ) & diagonal
+        elif mine & bb[o + ROOK]:
+            gain = SEE_VALUES[ROOK] - gain
+            if gain < result:
+                break
+            occ ^= ONE << np.uint64(lsb(mine & bb[o + ROOK]))
+            attackers |= rook_attacks(tab, to, occ) & straight
+        elif mine & bb[o + QUEEN]:
+            gain = SEE_VALUES[QUEEN] - gain
+            if gain < result:
+                break
+            occ ^= ONE << np.uint64(lsb(mine & bb[o + QUEEN]))
+            attackers |= (bishop_attacks(tab, to, occ) & diagonal) | (rook_attacks(tab, to, occ) & straight)
+        else:  # only the king is left: it may capture only if the square is not defended
+            if attackers & ~bb[BB_WHITE + side]:
+                result ^= 1
+            break
+    return result == 1
+
+
+@njit(cache=True)
+def score_moves(tab, pos, moves, scores, start, end, tt_move, killer1, killer2, counter, history):
+    """Fill scores[start:end] with ordering keys for moves[start:end]."""
+    board = pos[1]
+    side = pos[2][ST_SIDE]
+    for i in range(start, end):
+        move = moves[i]
+        if move == tt_move:
+            scores[i] = SCORE_TT
+            continue
+        flag = move >> 12
+        victim = captured_type(pos, move)
+        if victim != 6 or flag == PROMO_QUEEN:
+            attacker = piece_type(board[move & 63])
+            mvv_lva = 16 * (SEE_VALUES[victim] + (SEE_VALUES[QUEEN] if flag == PROMO_QUEEN else 0)) - attacker
+            if SEE_VALUES[victim] >= SEE_VALUES[attacker] or see_ge(tab, pos, move, 0):
+                scores[i] = SCORE_GOOD_CAPTURE + mvv_lva
+            else:
+                scores[i] = SCORE_BAD_CAPTURE + mvv_lva
+        elif flag >= PROMO_KNIGHT:
+            scores[i] = SCORE_BAD_CAPTURE - 1000 + flag   # under-promotions last
+        elif move == killer1:
+            scores[i] = SCORE_KILLER + 1
+        elif move == killer2:
+            scores[i] = SCORE_KILLER
+        elif move == counter:
+            scores[i] = SCORE_COUNTER
+        else:
+            scores[i] = history[side, move & 63, (move >> 6) & 63]
+
+
+@njit(cache=True)
+def pick_next(moves, scores, i, end):
+    """Swap the best-scored move of moves[i:end] into position i and return it."""
+    best = i
+    for j in range(i + 1, end):
+        if scores[j] > scores[best]:
+            best = j
+    if best != i:
+        moves[i], moves[best] = moves[best], moves[i]
+        scores[i], scores[best] = scores[best], scores[i]
+    return moves[i]
