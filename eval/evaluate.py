@@ -19,12 +19,16 @@ from eval.params import (BACKWARD, BISHOP_PAIR, CONNECTED, DOUBLED, HANGING, ISO
                          PASSED_FREE, PASSED_OWN_KING, PHASE_MAX, PST, ROOK_OPEN_FILE,
                          ROOK_SEMI_OPEN_FILE, TEMPO, THREAT_BY_MINOR, THREAT_BY_PAWN, THREAT_BY_ROOK)
 
+# The evaluation's part of the search workspace (an int64 array): the weights, then the trace.
 # Trace slots after the two colours' counts: the game phase, the endgame scale (of 64) and the
 # untuned extra score (mop-up, white's point of view).
 TRACE_PHASE = 2 * N_PARAMS
 TRACE_SCALE = 2 * N_PARAMS + 1
 TRACE_EXTRA = 2 * N_PARAMS + 2
 TRACE_SIZE = 2 * N_PARAMS + 3
+W_WEIGHTS = 0                      # (mg, eg) of parameter i at 2i, 2i + 1
+W_TRACE = 2 * N_PARAMS
+EVAL_REGION = W_TRACE + TRACE_SIZE
 SCALE_NORMAL = 64
 
 FILE_A = np.uint64(0x0101010101010101)
@@ -36,13 +40,12 @@ DARK_SQUARES = np.uint64(0xAA55AA55AA55AA55)
 
 
 @njit(cache=True)
-def _add(w, acc, trace, index, colour, count):
-    """Score `count` times parameter `index` for `colour` (negated for black)."""
+def _add(ws, trace, mg, eg, index, colour, count):
+    """(mg, eg) plus `count` times parameter `index` for `colour` (negated for black)."""
     signed = count if colour == WHITE else -count
-    acc[0] += w[index, 0] * signed
-    acc[1] += w[index, 1] * signed
-    if trace.shape[0]:
-        trace[colour * N_PARAMS + index] += count
+    if trace:
+        ws[W_TRACE + colour * N_PARAMS + index] += count
+    return mg + ws[W_WEIGHTS + 2 * index] * signed, eg + ws[W_WEIGHTS + 2 * index + 1] * signed
 
 
 @njit(cache=True)
@@ -87,8 +90,9 @@ def _relative_rank(sq, colour):
 
 
 @njit(cache=True)
-def _pawns(w, acc, trace, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
-    """Pawn structure and passed pawns of one colour."""
+def _pawns(ws, trace, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
+    """(mg, eg) of the pawn structure and passed pawns of one colour."""
+    mg = eg = 0
     them = colour ^ 1
     pawns, enemy_pawns = bb[colour * 6 + PAWN], bb[them * 6 + PAWN]
     own_king, enemy_king = lsb(bb[colour * 6 + KING]), lsb(bb[them * 6 + KING])
@@ -102,28 +106,30 @@ def _pawns(w, acc, trace, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
     backward = pawns & ~isolated & _forward(enemy_pawn_attacks & ~support_span, them)
     connected = pawns & (own_pawn_attacks | _sideways(pawns))
 
-    _add(w, acc, trace, DOUBLED, colour, popcount(doubled))
-    _add(w, acc, trace, ISOLATED, colour, popcount(isolated))
-    _add(w, acc, trace, BACKWARD, colour, popcount(backward))
+    mg, eg = _add(ws, trace, mg, eg, DOUBLED, colour, popcount(doubled))
+    mg, eg = _add(ws, trace, mg, eg, ISOLATED, colour, popcount(isolated))
+    mg, eg = _add(ws, trace, mg, eg, BACKWARD, colour, popcount(backward))
     while connected:
-        _add(w, acc, trace, CONNECTED + _relative_rank(lsb(connected), colour), colour, 1)
+        mg, eg = _add(ws, trace, mg, eg, CONNECTED + _relative_rank(lsb(connected), colour), colour, 1)
         connected &= connected - ONE
     while passed:
         sq = lsb(passed)
         rank = _relative_rank(sq, colour)
         stop = sq + 8 if colour == WHITE else sq - 8
-        _add(w, acc, trace, PASSED + rank, colour, 1)
-        _add(w, acc, trace, PASSED_OWN_KING + rank, colour, _distance(own_king, stop))
-        _add(w, acc, trace, PASSED_ENEMY_KING + rank, colour, _distance(enemy_king, stop))
+        mg, eg = _add(ws, trace, mg, eg, PASSED + rank, colour, 1)
+        mg, eg = _add(ws, trace, mg, eg, PASSED_OWN_KING + rank, colour, _distance(own_king, stop))
+        mg, eg = _add(ws, trace, mg, eg, PASSED_ENEMY_KING + rank, colour, _distance(enemy_king, stop))
         if not (_forward_fill(_forward(ONE << np.uint64(sq), colour), colour) & occ):
-            _add(w, acc, trace, PASSED_FREE + rank, colour, 1)
+            mg, eg = _add(ws, trace, mg, eg, PASSED_FREE + rank, colour, 1)
         passed &= passed - ONE
+    return mg, eg
 
 
 @njit(cache=True)
-def _pieces(w, acc, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
-    """Material, placement, mobility, files, outposts, threats and king safety of one colour;
-    returns every square the colour attacks."""
+def _pieces(ws, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
+    """(mg, eg, attacked squares) of one colour's material, placement, mobility, files, outposts,
+    threats and king safety."""
+    mg = eg = 0
     o, them = colour * 6, colour ^ 1
     flip = 0 if colour == WHITE else 56
     occ = bb[BB_ALL]
@@ -141,37 +147,37 @@ def _pieces(w, acc, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks
 
     for piece in range(6):
         b = bb[o + piece]
-        _add(w, acc, trace, MATERIAL + piece, colour, popcount(b))
+        mg, eg = _add(ws, trace, mg, eg, MATERIAL + piece, colour, popcount(b))
         while b:
             sq = lsb(b)
             b &= b - ONE
-            _add(w, acc, trace, PST + piece * 64 + (sq ^ flip), colour, 1)
+            mg, eg = _add(ws, trace, mg, eg, PST + piece * 64 + (sq ^ flip), colour, 1)
             if piece == PAWN or piece == KING:
                 continue
             square = ONE << np.uint64(sq)
             if piece == KNIGHT:
                 att = knight_attacks(tab, sq)
-                _add(w, acc, trace, MOBILITY_KNIGHT + popcount(att & mobility_area), colour, 1)
+                mg, eg = _add(ws, trace, mg, eg, MOBILITY_KNIGHT + popcount(att & mobility_area), colour, 1)
                 minor_attacks |= att
                 if 3 <= _relative_rank(sq, colour) <= 5 and (own_pawn_attacks & square) \
                         and not (enemy_pawn_span & square):
-                    _add(w, acc, trace, KNIGHT_OUTPOST, colour, 1)
+                    mg, eg = _add(ws, trace, mg, eg, KNIGHT_OUTPOST, colour, 1)
             elif piece == BISHOP:
                 att = bishop_attacks(tab, sq, occ)
-                _add(w, acc, trace, MOBILITY_BISHOP + popcount(att & mobility_area), colour, 1)
+                mg, eg = _add(ws, trace, mg, eg, MOBILITY_BISHOP + popcount(att & mobility_area), colour, 1)
                 minor_attacks |= att
             elif piece == ROOK:
                 att = rook_attacks(tab, sq, occ)
-                _add(w, acc, trace, MOBILITY_ROOK + popcount(att & mobility_area), colour, 1)
+                mg, eg = _add(ws, trace, mg, eg, MOBILITY_ROOK + popcount(att & mobility_area), colour, 1)
                 rook_attacks_all |= att
                 file_mask = FILE_A << np.uint64(sq & 7)
                 if not (file_mask & all_pawns):
-                    _add(w, acc, trace, ROOK_OPEN_FILE, colour, 1)
+                    mg, eg = _add(ws, trace, mg, eg, ROOK_OPEN_FILE, colour, 1)
                 elif not (file_mask & bb[o + PAWN]):
-                    _add(w, acc, trace, ROOK_SEMI_OPEN_FILE, colour, 1)
+                    mg, eg = _add(ws, trace, mg, eg, ROOK_SEMI_OPEN_FILE, colour, 1)
             else:
                 att = bishop_attacks(tab, sq, occ) | rook_attacks(tab, sq, occ)
-                _add(w, acc, trace, MOBILITY_QUEEN + popcount(att & mobility_area), colour, 1)
+                mg, eg = _add(ws, trace, mg, eg, MOBILITY_QUEEN + popcount(att & mobility_area), colour, 1)
             all_attacks |= att
             zone_hits = popcount(att & king_zone)
             if zone_hits:
@@ -179,23 +185,23 @@ def _pieces(w, acc, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks
                 attack_units += zone_hits * (2 if piece <= BISHOP else (3 if piece == ROOK else 5))
 
     if popcount(bb[o + BISHOP]) >= 2:
-        _add(w, acc, trace, BISHOP_PAIR, colour, 1)
+        mg, eg = _add(ws, trace, mg, eg, BISHOP_PAIR, colour, 1)
 
     # Threats against the opponent's pieces.
     enemy_pieces = bb[BB_WHITE + them] & ~bb[them * 6 + PAWN] & ~bb[them * 6 + KING]
-    _add(w, acc, trace, THREAT_BY_PAWN, colour, popcount(own_pawn_attacks & enemy_pieces))
+    mg, eg = _add(ws, trace, mg, eg, THREAT_BY_PAWN, colour, popcount(own_pawn_attacks & enemy_pieces))
     for victim in range(5):
         targets = bb[them * 6 + victim]
         hits = popcount(minor_attacks & targets)
         if hits:
-            _add(w, acc, trace, THREAT_BY_MINOR + victim, colour, hits)
+            mg, eg = _add(ws, trace, mg, eg, THREAT_BY_MINOR + victim, colour, hits)
         hits = popcount(rook_attacks_all & targets)
         if hits:
-            _add(w, acc, trace, THREAT_BY_ROOK + victim, colour, hits)
+            mg, eg = _add(ws, trace, mg, eg, THREAT_BY_ROOK + victim, colour, hits)
 
     # Danger to the opponent's king: a penalty scored for the opponent.
     if attackers >= 2 or (attackers == 1 and bb[o + QUEEN]):
-        _add(w, acc, trace, KING_DANGER + min(attack_units, 31), them, 1)
+        mg, eg = _add(ws, trace, mg, eg, KING_DANGER + min(attack_units, 31), them, 1)
 
     # Our king's pawn shield: pawns one and two ranks ahead, open files next to it.
     shield_files = _sideways(ONE << np.uint64(own_king)) | (ONE << np.uint64(own_king))
@@ -203,10 +209,10 @@ def _pieces(w, acc, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks
     two_ahead = _forward(one_ahead, colour)
     back_rank = RANK_1 if colour == WHITE else RANK_8
     open_files = _file_fill(shield_files) & ~_file_fill(bb[o + PAWN]) & back_rank
-    _add(w, acc, trace, KING_SHIELD, colour, popcount(one_ahead & bb[o + PAWN]))
-    _add(w, acc, trace, KING_SHIELD + 1, colour, popcount(two_ahead & bb[o + PAWN]))
-    _add(w, acc, trace, KING_SHIELD + 2, colour, popcount(open_files))
-    return all_attacks
+    mg, eg = _add(ws, trace, mg, eg, KING_SHIELD, colour, popcount(one_ahead & bb[o + PAWN]))
+    mg, eg = _add(ws, trace, mg, eg, KING_SHIELD + 1, colour, popcount(two_ahead & bb[o + PAWN]))
+    mg, eg = _add(ws, trace, mg, eg, KING_SHIELD + 2, colour, popcount(open_files))
+    return mg, eg, all_attacks
 
 
 @njit(cache=True)
@@ -264,48 +270,43 @@ def _mop_up(bb, eg):
 
 
 @njit(cache=True)
-def evaluate_traced(tab, pos, w, acc, trace):
-    """Score in centipawns for the side to move. `acc` is int64 scratch of length 2; `trace` is
-    either empty or a zeroed float/int array of length TRACE_SIZE that receives the term counts."""
+def evaluate(tab, pos, ws, trace):
+    """Score in centipawns for the side to move, with weights from the workspace `ws`. When
+    `trace` is true, the term counts are added to the (zeroed) trace region of `ws`."""
     bb, st = pos[0], pos[2]
-    acc[0] = 0
-    acc[1] = 0
     phase = 0
     for o in (0, 6):
         phase += popcount(bb[o + KNIGHT] | bb[o + BISHOP]) + 2 * popcount(bb[o + ROOK]) \
             + 4 * popcount(bb[o + QUEEN])
     phase = min(phase, PHASE_MAX)
 
-    white_pawns = _forward(bb[PAWN], WHITE)
-    black_pawns = _forward(bb[6 + PAWN], BLACK)
-    white_pawn_attacks = _sideways(white_pawns)
-    black_pawn_attacks = _sideways(black_pawns)
-    white_attacks = _pieces(w, acc, trace, tab, bb, WHITE, white_pawn_attacks, black_pawn_attacks)
-    black_attacks = _pieces(w, acc, trace, tab, bb, BLACK, black_pawn_attacks, white_pawn_attacks)
-    _pawns(w, acc, trace, bb, WHITE, white_pawn_attacks, black_pawn_attacks)
-    _pawns(w, acc, trace, bb, BLACK, black_pawn_attacks, white_pawn_attacks)
+    white_pawn_attacks = _sideways(_forward(bb[PAWN], WHITE))
+    black_pawn_attacks = _sideways(_forward(bb[6 + PAWN], BLACK))
+    mg, eg, white_attacks = _pieces(ws, trace, tab, bb, WHITE, white_pawn_attacks, black_pawn_attacks)
+    mg2, eg2, black_attacks = _pieces(ws, trace, tab, bb, BLACK, black_pawn_attacks, white_pawn_attacks)
+    mg += mg2
+    eg += eg2
+    mg2, eg2 = _pawns(ws, trace, bb, WHITE, white_pawn_attacks, black_pawn_attacks)
+    mg += mg2
+    eg += eg2
+    mg2, eg2 = _pawns(ws, trace, bb, BLACK, black_pawn_attacks, white_pawn_attacks)
+    mg += mg2
+    eg += eg2
 
     # Hanging pieces: attacked and not defended.
     black_pieces = bb[BB_WHITE + BLACK] & ~bb[6 + PAWN] & ~bb[6 + KING]
     white_pieces = bb[BB_WHITE + WHITE] & ~bb[PAWN] & ~bb[KING]
-    _add(w, acc, trace, HANGING, WHITE, popcount(black_pieces & white_attacks & ~black_attacks))
-    _add(w, acc, trace, HANGING, BLACK, popcount(white_pieces & black_attacks & ~white_attacks))
+    mg, eg = _add(ws, trace, mg, eg, HANGING, WHITE, popcount(black_pieces & white_attacks & ~black_attacks))
+    mg, eg = _add(ws, trace, mg, eg, HANGING, BLACK, popcount(white_pieces & black_attacks & ~white_attacks))
 
     side = st[ST_SIDE]
-    _add(w, acc, trace, TEMPO, side, 1)
+    mg, eg = _add(ws, trace, mg, eg, TEMPO, side, 1)
 
-    mg, eg = acc[0], acc[1]
     scale = _endgame_scale(bb, eg)
     extra = _mop_up(bb, eg)
     score = (mg * phase + (eg * scale // SCALE_NORMAL) * (PHASE_MAX - phase)) // PHASE_MAX + extra
-    if trace.shape[0]:
-        trace[TRACE_PHASE] = phase
-        trace[TRACE_SCALE] = scale
-        trace[TRACE_EXTRA] = extra
+    if trace:
+        ws[W_TRACE + TRACE_PHASE] = phase
+        ws[W_TRACE + TRACE_SCALE] = scale
+        ws[W_TRACE + TRACE_EXTRA] = extra
     return score if side == WHITE else -score
-
-
-@njit(cache=True)
-def evaluate(tab, pos, w, acc, no_trace):
-    """Score in centipawns for the side to move (no trace; `no_trace` is an empty array)."""
-    return evaluate_traced(tab, pos, w, acc, no_trace)

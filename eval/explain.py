@@ -5,15 +5,23 @@ from __future__ import annotations
 import numpy as np
 
 from engine.board import Board
-from eval.evaluate import SCALE_NORMAL, TRACE_EXTRA, TRACE_PHASE, TRACE_SCALE, TRACE_SIZE, evaluate_traced
+from eval.evaluate import (EVAL_REGION, SCALE_NORMAL, TRACE_EXTRA, TRACE_PHASE, TRACE_SCALE, W_TRACE,
+                           evaluate)
 from eval.params import LAYOUT, N_PARAMS, PHASE_MAX, weights
+
+
+def trace_position(board: Board, w: np.ndarray) -> tuple[int, np.ndarray]:
+    """(score for the side to move, trace counts) of the evaluation with weights `w`."""
+    region = np.zeros(EVAL_REGION, dtype=np.int64)
+    region[:2 * N_PARAMS] = w.reshape(-1)
+    score = int(evaluate(board.tab, board.arrays, region, True))
+    return score, region[W_TRACE:]
 
 
 def explain(board: Board) -> list[str]:
     """Lines of a table: per term, white's and black's (mg, eg) and the blended difference."""
     w = weights()
-    trace = np.zeros(TRACE_SIZE, dtype=np.float64)
-    score = int(evaluate_traced(board.tab, board.arrays, w, np.zeros(2, dtype=np.int64), trace))
+    score, trace = trace_position(board, w)
     phase, scale, extra = int(trace[TRACE_PHASE]), int(trace[TRACE_SCALE]), int(trace[TRACE_EXTRA])
 
     def blend(mg: float, eg: float) -> float:

@@ -20,7 +20,7 @@ from search.search import INFINITE, search
 from search.tt import MATE, MATE_IN_MAX
 from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION, CTL_NODE_LIMIT,
                               CTL_NODES, CTL_ROOT_COUNT, CTL_ROOT_FIRST, CTL_ROOT_PLY, CTL_SELDEPTH,
-                              CTL_STOP, WS_CTL, WS_PV, WS_PV_LEN, WS_ROOT_MOVES, clear_heuristics,
+                              CTL_STOP, WS_PV, WS_PV_LEN, WS_ROOT_MOVES, clear_heuristics, ctl_view,
                               new_workspace)
 
 ASPIRATION_DELTA = 20
@@ -57,7 +57,7 @@ class Searcher:
     def __init__(self, hash_mb: int = 16) -> None:
         self.tt = tt_module.allocate(hash_mb)
         self.ws = new_workspace()
-        self.ctl = self.ws[WS_CTL]
+        self.ctl = ctl_view(self.ws)
         self.generation = 0
         self._ponderhit = threading.Event()
         self._stop = threading.Event()
@@ -138,7 +138,7 @@ class Searcher:
             self._wait_if_required(limits)
             return Result(0, 0, score, 0, 0)
         multipv = max(1, min(multipv, len(root_moves)))
-        ws[WS_ROOT_MOVES][:len(root_moves)] = root_moves
+        ws[WS_ROOT_MOVES:WS_ROOT_MOVES + len(root_moves)] = root_moves
         ctl[CTL_ROOT_COUNT] = len(root_moves)
 
         with self._budget_lock:
@@ -221,7 +221,7 @@ class Searcher:
         while True:
             score = int(search(board.tab, board.arrays, ws, self.tt, alpha, beta, depth, 0, False))
             if ctl[CTL_STOP]:
-                return None if depth > 1 or ws[WS_PV_LEN][0] == 0 else self._line(board, score, pv_index)
+                return None if depth > 1 or ws[WS_PV_LEN] == 0 else self._line(board, score, pv_index)
             if score <= alpha:
                 beta = (alpha + beta) // 2
                 alpha = max(score - delta, -INFINITE)
@@ -231,32 +231,32 @@ class Searcher:
                 bound = "lowerbound"
             else:
                 return self._line(board, score, pv_index)
-            if (time.perf_counter() - start) > 1.0 and ws[WS_PV_LEN][0] > 0:
+            if (time.perf_counter() - start) > 1.0 and ws[WS_PV_LEN] > 0:
                 report(self._info(depth, pv_index + 1, Line(score, self._pv(board), bound), start))
             delta += delta // 2 + 5
 
     def _line(self, board: Board, score: int, pv_index: int) -> Line:
         """Record the PV of a finished root search and move its first move to `pv_index`."""
         moves = self._pv(board)
-        root = self.ws[WS_ROOT_MOVES]
         count = int(self.ctl[CTL_ROOT_COUNT])
-        order = [int(m) for m in root[:count]]
+        root = self.ws[WS_ROOT_MOVES:WS_ROOT_MOVES + count]
+        order = [int(m) for m in root]
         if moves:
             order.remove(moves[0])
             order.insert(pv_index, moves[0])
-            root[:count] = order
+            root[:] = order
         else:
             moves = [order[pv_index]]
         return Line(score, moves)
 
     def _pv(self, board: Board) -> list[int]:
         """The root PV, cut at the first move that is not legal (never expected)."""
-        pv = self.ws[WS_PV]
-        length = int(self.ws[WS_PV_LEN][0])
+        length = int(self.ws[WS_PV_LEN])
+        pv = self.ws[WS_PV:WS_PV + length]
         probe = board.copy()
         moves = []
         for i in range(length):
-            move = int(pv[0, i])
+            move = int(pv[i])
             if move not in probe.legal_moves():
                 break
             probe.push(move)

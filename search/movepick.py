@@ -13,8 +13,10 @@ from engine.bitboard import bishop_attacks, rook_attacks
 from engine.defs import BB_ALL, BB_WHITE, BISHOP, KNIGHT, NO_PIECE, PAWN, QUEEN, ROOK, ST_SIDE
 from engine.move import CASTLE, EN_PASSANT, PROMO_KNIGHT, PROMO_QUEEN
 from engine.position import attackers_to
+from search.workspace import WS_HISTORY, WS_MOVES, WS_SCORES
 
 SEE_VALUES = np.array([100, 300, 300, 500, 900, 20000, 0], dtype=np.int64)  # by type; index 6 = none
+SCORE_SHIFT = WS_SCORES - WS_MOVES   # a move's ordering key sits this far after the move
 
 SCORE_TT = 1 << 40
 SCORE_GOOD_CAPTURE = 1 << 36
@@ -116,14 +118,20 @@ def see_ge(tab, pos, move, threshold):
 
 
 @njit(cache=True)
-def score_moves(tab, pos, moves, scores, start, end, tt_move, killer1, killer2, counter, history):
-    """Fill scores[start:end] with ordering keys for moves[start:end]."""
+def history_slot(side, move):
+    """Where the history score of a quiet move (by side, from- and to-square) is kept."""
+    return WS_HISTORY + side * 4096 + (move & 4095)
+
+
+@njit(cache=True)
+def score_moves(tab, pos, ws, start, end, tt_move, killer1, killer2, counter):
+    """Write ordering keys for the moves at ws[start:end] to ws[start + SCORE_SHIFT:...]."""
     board = pos[1]
     side = pos[2][ST_SIDE]
     for i in range(start, end):
-        move = moves[i]
+        move = ws[i]
         if move == tt_move:
-            scores[i] = SCORE_TT
+            ws[i + SCORE_SHIFT] = SCORE_TT
             continue
         flag = move >> 12
         victim = captured_type(pos, move)
@@ -131,29 +139,29 @@ def score_moves(tab, pos, moves, scores, start, end, tt_move, killer1, killer2, 
             attacker = piece_type(board[move & 63])
             mvv_lva = 16 * (SEE_VALUES[victim] + (SEE_VALUES[QUEEN] if flag == PROMO_QUEEN else 0)) - attacker
             if SEE_VALUES[victim] >= SEE_VALUES[attacker] or see_ge(tab, pos, move, 0):
-                scores[i] = SCORE_GOOD_CAPTURE + mvv_lva
+                ws[i + SCORE_SHIFT] = SCORE_GOOD_CAPTURE + mvv_lva
             else:
-                scores[i] = SCORE_BAD_CAPTURE + mvv_lva
+                ws[i + SCORE_SHIFT] = SCORE_BAD_CAPTURE + mvv_lva
         elif flag >= PROMO_KNIGHT:
-            scores[i] = SCORE_BAD_CAPTURE - 1000 + flag   # under-promotions last
+            ws[i + SCORE_SHIFT] = SCORE_BAD_CAPTURE - 1000 + flag   # under-promotions last
         elif move == killer1:
-            scores[i] = SCORE_KILLER + 1
+            ws[i + SCORE_SHIFT] = SCORE_KILLER + 1
         elif move == killer2:
-            scores[i] = SCORE_KILLER
+            ws[i + SCORE_SHIFT] = SCORE_KILLER
         elif move == counter:
-            scores[i] = SCORE_COUNTER
+            ws[i + SCORE_SHIFT] = SCORE_COUNTER
         else:
-            scores[i] = history[side, move & 63, (move >> 6) & 63]
+            ws[i + SCORE_SHIFT] = ws[history_slot(side, move)]
 
 
 @njit(cache=True)
-def pick_next(moves, scores, i, end):
-    """Swap the best-scored move of moves[i:end] into position i and return it."""
+def pick_next(ws, i, end):
+    """Swap the best-scored move of ws[i:end] into position i and return it (with its score)."""
     best = i
     for j in range(i + 1, end):
-        if scores[j] > scores[best]:
+        if ws[j + SCORE_SHIFT] > ws[best + SCORE_SHIFT]:
             best = j
     if best != i:
-        moves[i], moves[best] = moves[best], moves[i]
-        scores[i], scores[best] = scores[best], scores[i]
-    return moves[i]
+        ws[i], ws[best] = ws[best], ws[i]
+        ws[i + SCORE_SHIFT], ws[best + SCORE_SHIFT] = ws[best + SCORE_SHIFT], ws[i + SCORE_SHIFT]
+    return ws[i], ws[i + SCORE_SHIFT]

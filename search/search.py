@@ -2,7 +2,8 @@
 
 `search` reads top to bottom as numbered steps. The root is an ordinary node whose move list
 comes from the caller (iterative deepening, MultiPV and `searchmoves` live in search/driver.py).
-Scores are centipawns from the side to move's view; mates are MATE - plies to mate.
+Scores are centipawns from the side to move's view; mates are MATE - plies to mate. All scratch
+state is in the workspace array `ws` (see search/workspace.py).
 
 Numba caveat: a recursive call must pass exactly the argument types of the outer call. A literal
 (`True`, `3`) is typed as a literal and makes a second specialisation whose recursive link is
@@ -18,27 +19,35 @@ from engine.move import NULL_MOVE
 from engine.movegen import ALL, COUNT, NOISY, generate
 from engine.position import in_check, make_move, make_null, unmake_move, unmake_null
 from eval.evaluate import evaluate
-from search.movepick import (SCORE_COUNTER, SEE_VALUES, captured_type, is_noisy, pick_next, score_moves,
-                             see_ge)
+from search.movepick import (SCORE_COUNTER, SCORE_SHIFT, SEE_VALUES, captured_type, history_slot, is_noisy,
+                             pick_next, score_moves, see_ge)
 from search.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE, MATE_IN_MAX, from_tt, probe, store, to_tt
 from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION, CTL_NODE_LIMIT,
                               CTL_NODES, CTL_ROOT_COUNT, CTL_ROOT_FIRST, CTL_ROOT_PLY, CTL_SELDEPTH,
-                              CTL_STOP, QUIETS_PER_PLY)
+                              CTL_STOP, PLIES, QUIETS_PER_PLY, WS_COUNTERS, WS_CTL, WS_EVALS,
+                              WS_KILLERS, WS_LMR, WS_MOVES, WS_PV, WS_PV_LEN, WS_QUIETS,
+                              WS_ROOT_MOVES)
 
 INFINITE = MATE + 1
 DRAW = 0
 NO_EVAL = -INFINITE
 HISTORY_MAX = 16384
 
+STOP = WS_CTL + CTL_STOP
+NODES = WS_CTL + CTL_NODES
+NODE_LIMIT = WS_CTL + CTL_NODE_LIMIT
+SELDEPTH = WS_CTL + CTL_SELDEPTH
+GENERATION = WS_CTL + CTL_GENERATION
+
 
 @njit(cache=True)
-def _stopped(ctl):
+def _stopped(ws):
     """Count a node and tell whether the search must unwind (stop flag or node limit)."""
-    ctl[CTL_NODES] += 1
-    if ctl[CTL_STOP]:
+    ws[NODES] += 1
+    if ws[STOP]:
         return True
-    if ctl[CTL_NODE_LIMIT] and ctl[CTL_NODES] >= ctl[CTL_NODE_LIMIT]:
-        ctl[CTL_STOP] = 1
+    if ws[NODE_LIMIT] and ws[NODES] >= ws[NODE_LIMIT]:
+        ws[STOP] = 1
         return True
     return False
 
@@ -70,23 +79,26 @@ def _has_pieces(pos):
 
 
 @njit(cache=True)
-def _update_pv(pv, pv_len, ply, move):
-    pv[ply, ply] = move
-    for j in range(ply + 1, pv_len[ply + 1]):
-        pv[ply, j] = pv[ply + 1, j]
-    pv_len[ply] = max(pv_len[ply + 1], ply + 1)
+def _update_pv(ws, ply, move):
+    """The PV of `ply` becomes `move` followed by the PV of `ply + 1`."""
+    row, child = WS_PV + ply * PLIES, WS_PV + (ply + 1) * PLIES
+    ws[row + ply] = move
+    child_len = ws[WS_PV_LEN + ply + 1]
+    for j in range(ply + 1, child_len):
+        ws[row + j] = ws[child + j]
+    ws[WS_PV_LEN + ply] = max(child_len, ply + 1)
 
 
 @njit(cache=True)
-def _history_update(history, side, move, bonus):
+def _history_update(ws, side, move, bonus):
     """Gravity update: keeps entries within +-HISTORY_MAX."""
-    frm, to = move & 63, (move >> 6) & 63
-    history[side, frm, to] += bonus - history[side, frm, to] * abs(bonus) // HISTORY_MAX
+    slot = history_slot(side, move)
+    ws[slot] += bonus - ws[slot] * abs(bonus) // HISTORY_MAX
 
 
 @njit(cache=True)
-def _previous_move_index(pos):
-    """Counter-move table index (piece * 64 + to) of the move that led here, or -1."""
+def _previous_move_slot(pos):
+    """Countermove slot (piece * 64 + to) of the move that led here, or -1."""
     st, undo = pos[2], pos[3]
     ply = st[ST_PLY]
     if ply == 0:
@@ -95,23 +107,22 @@ def _previous_move_index(pos):
     if move == NULL_MOVE:
         return -1
     to = (move >> 6) & 63
-    return np.int64(pos[1][to]) * 64 + to
+    return WS_COUNTERS + np.int64(pos[1][to]) * 64 + to
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def qsearch(tab, pos, ws, tt, alpha, beta, ply):
     """Quiescence: stand pat, then captures and promotions (all evasions when in check)."""
-    moves, scores, pv, pv_len, acc, ctl, w, no_trace = ws[0], ws[1], ws[5], ws[6], ws[8], ws[9], ws[10], ws[11]
-    pv_len[ply] = ply
-    if _stopped(ctl):
+    ws[WS_PV_LEN + ply] = ply
+    if _stopped(ws):
         return 0
-    if ply > ctl[CTL_SELDEPTH]:
-        ctl[CTL_SELDEPTH] = ply
+    if ply > ws[SELDEPTH]:
+        ws[SELDEPTH] = ply
     if insufficient_material(pos):
         return DRAW
     checked = in_check(tab, pos)
     if ply >= MAX_PLY - 1:
-        return DRAW if checked else evaluate(tab, pos, w, acc, no_trace)
+        return DRAW if checked else evaluate(tab, pos, ws, False)
     pv_node = beta - alpha > 1
     key = pos[4][pos[2][ST_PLY]]
 
@@ -126,85 +137,81 @@ def qsearch(tab, pos, ws, tt, alpha, beta, ply):
         best = -INFINITE
         stand_pat = NO_EVAL
     else:
-        stand_pat = tt_eval if hit else evaluate(tab, pos, w, acc, no_trace)
+        stand_pat = tt_eval if hit else evaluate(tab, pos, ws, False)
         if hit and ((tt_bound == BOUND_LOWER and tt_score > stand_pat)
                     or (tt_bound == BOUND_UPPER and tt_score < stand_pat)):
             stand_pat = tt_score
         if stand_pat >= beta:
             if not hit:
-                store(tt, key, 0, to_tt(stand_pat, ply), stand_pat, -1, BOUND_LOWER, ctl[CTL_GENERATION])
+                store(tt, key, 0, to_tt(stand_pat, ply), stand_pat, -1, BOUND_LOWER, ws[GENERATION])
             return stand_pat
         if stand_pat > alpha:
             alpha = stand_pat
         best = stand_pat
 
-    start = ply * MAX_MOVES
-    end = generate(tab, pos, moves, start, ALL if checked else NOISY)
+    start = WS_MOVES + ply * MAX_MOVES
+    end = generate(tab, pos, ws, start, ALL if checked else NOISY)
     if checked and end == start:
         return -MATE + ply
-    score_moves(tab, pos, moves, scores, start, end, tt_move, 0, 0, 0, ws[3])
+    score_moves(tab, pos, ws, start, end, tt_move, 0, 0, 0)
     best_move = 0
     old_alpha = alpha
     for i in range(start, end):
-        move = pick_next(moves, scores, i, end)
+        move, order = pick_next(ws, i, end)
         if not checked:
             # Delta pruning: even winning the captured piece cannot lift us to alpha.
-            flag = move >> 12
-            if flag < 4 and stand_pat + SEE_VALUES[captured_type(pos, move)] + 200 <= alpha:
+            if (move >> 12) < 4 and stand_pat + SEE_VALUES[captured_type(pos, move)] + 200 <= alpha:
                 continue
             # Captures that lose material are not worth looking at here.
-            if scores[i] < 0 and not see_ge(tab, pos, move, 0):
+            if order < 0 and not see_ge(tab, pos, move, 0):
                 continue
         make_move(tab, pos, move)
         score = -qsearch(tab, pos, ws, tt, -beta, -alpha, ply + 1)
         unmake_move(tab, pos, move)
-        if ctl[CTL_STOP]:
+        if ws[STOP]:
             return 0
         if score > best:
             best = score
             if score > alpha:
                 best_move = move
                 if pv_node:
-                    _update_pv(pv, pv_len, ply, move)
+                    _update_pv(ws, ply, move)
                 if score >= beta:
                     break
                 alpha = score
     bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if pv_node and alpha > old_alpha else BOUND_UPPER)
-    store(tt, key, best_move, to_tt(best, ply), stand_pat if not checked else 0, 0, bound,
-          ctl[CTL_GENERATION])
+    store(tt, key, best_move, to_tt(best, ply), stand_pat if not checked else 0, 0, bound, ws[GENERATION])
     return best
 
 
 @njit(cache=True, nogil=True)
 def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
     """Negamax alpha-beta with PVS; returns the score of the node within (alpha, beta) bounds."""
-    moves, scores, killers, history, counters = ws[0], ws[1], ws[2], ws[3], ws[4]
-    pv, pv_len, evals, acc, ctl, w, no_trace = ws[5], ws[6], ws[7], ws[8], ws[9], ws[10], ws[11]
-    lmr, quiets, root_moves = ws[12], ws[13], ws[14]
     st = pos[2]
 
     # Step 1. The horizon: resolve captures with quiescence.
     if depth <= 0:
         return qsearch(tab, pos, ws, tt, alpha, beta, ply)
 
-    pv_len[ply] = ply
+    ws[WS_PV_LEN + ply] = ply
     root = ply == 0
     pv_node = beta - alpha > 1
-    if _stopped(ctl):
+    if _stopped(ws):
         return 0
-    if ply > ctl[CTL_SELDEPTH]:
-        ctl[CTL_SELDEPTH] = ply
+    if ply > ws[SELDEPTH]:
+        ws[SELDEPTH] = ply
     checked = in_check(tab, pos)
+    start = WS_MOVES + ply * MAX_MOVES
 
     # Step 2. Draws, the ply limit and mate distance pruning (a shorter mate was already found).
     if not root:
-        if _is_repetition(pos, ctl[CTL_ROOT_PLY]) or insufficient_material(pos):
+        if _is_repetition(pos, ws[WS_CTL + CTL_ROOT_PLY]) or insufficient_material(pos):
             return DRAW
         if st[ST_HALFMOVE] >= 100:
-            if not checked or generate(tab, pos, moves, ply * MAX_MOVES, COUNT) > ply * MAX_MOVES:
+            if not checked or generate(tab, pos, ws, start, COUNT) > start:
                 return DRAW
         if ply >= MAX_PLY - 1:
-            return DRAW if checked else evaluate(tab, pos, w, acc, no_trace)
+            return DRAW if checked else evaluate(tab, pos, ws, False)
         alpha = max(alpha, -MATE + ply)
         beta = min(beta, MATE - ply - 1)
         if alpha >= beta:
@@ -220,21 +227,21 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
                 or (tt_bound == BOUND_UPPER and tt_score <= alpha) or tt_bound == BOUND_EXACT):
             return tt_score
     if root:
-        tt_move = root_moves[ctl[CTL_ROOT_FIRST]]
+        tt_move = ws[WS_ROOT_MOVES + ws[WS_CTL + CTL_ROOT_FIRST]]
 
     # Step 4. Static evaluation, refined by the table's bound when it is tighter.
     if checked:
         static_eval = NO_EVAL
         improving = False
     else:
-        static_eval = tt_eval if hit else evaluate(tab, pos, w, acc, no_trace)
+        static_eval = tt_eval if hit else evaluate(tab, pos, ws, False)
         if hit and ((tt_bound == BOUND_LOWER and tt_score > static_eval)
                     or (tt_bound == BOUND_UPPER and tt_score < static_eval)):
             static_eval = tt_score
-        improving = ply >= 2 and evals[ply - 2] != NO_EVAL and static_eval > evals[ply - 2]
-    evals[ply] = static_eval
-    killers[ply + 1, 0] = 0
-    killers[ply + 1, 1] = 0
+        improving = ply >= 2 and ws[WS_EVALS + ply - 2] != NO_EVAL and static_eval > ws[WS_EVALS + ply - 2]
+    ws[WS_EVALS + ply] = static_eval
+    ws[WS_KILLERS + 2 * ply + 2] = 0
+    ws[WS_KILLERS + 2 * ply + 3] = 0
 
     if not pv_node and not checked:
         # Step 5. Reverse futility pruning: far above beta at low depth, a quiet move will hold it.
@@ -248,10 +255,10 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
                 and pos[3][st[ST_PLY] - 1, UNDO_MOVE] != NULL_MOVE:
             reduction = 3 + depth // 4 + min((static_eval - beta) // 200, 3)
             make_null(tab, pos)
-            evals[ply + 1] = NO_EVAL
+            ws[WS_EVALS + ply + 1] = NO_EVAL
             score = -search(tab, pos, ws, tt, -beta, -beta + 1, depth - reduction, ply + 1, not cut_node)
             unmake_null(tab, pos)
-            if ctl[CTL_STOP]:
+            if ws[STOP]:
                 return 0
             if score >= beta:
                 return beta if score >= MATE_IN_MAX else score
@@ -266,26 +273,24 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
     if depth >= 4 and tt_move == 0 and (pv_node or cut_node):
         depth -= 1
 
-    # Step 9. Generate and order the moves.
-    start = ply * MAX_MOVES
+    # Step 9. Generate and order the moves (at the root: the driver's list, in its order).
     if root:
-        first = ctl[CTL_ROOT_FIRST]
         end = start
-        for i in range(first, ctl[CTL_ROOT_COUNT]):
-            moves[end] = root_moves[i]
+        for i in range(ws[WS_CTL + CTL_ROOT_FIRST], ws[WS_CTL + CTL_ROOT_COUNT]):
+            ws[end] = ws[WS_ROOT_MOVES + i]
             end += 1
     else:
-        end = generate(tab, pos, moves, start, ALL)
+        end = generate(tab, pos, ws, start, ALL)
         if end == start:
             return -MATE + ply if checked else DRAW
-    prev = _previous_move_index(pos)
-    counter = counters[prev] if prev >= 0 else 0
+    counter_slot = _previous_move_slot(pos)
+    counter = ws[counter_slot] if counter_slot >= 0 else 0
     side = st[ST_SIDE]
-    score_moves(tab, pos, moves, scores, start, end, tt_move, killers[ply, 0], killers[ply, 1],
-                counter, history)
-    if root:  # keep the order the driver chose (best of the last iteration first)
+    score_moves(tab, pos, ws, start, end, tt_move, ws[WS_KILLERS + 2 * ply], ws[WS_KILLERS + 2 * ply + 1],
+                counter)
+    if root:
         for i in range(start, end):
-            scores[i] = end - i
+            ws[i + SCORE_SHIFT] = end - i
 
     # Step 10. The move loop.
     best_score = -INFINITE
@@ -295,14 +300,14 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
     skip_quiets = False
     old_alpha = alpha
     for i in range(start, end):
-        move = pick_next(moves, scores, i, end)
+        move, order = pick_next(ws, i, end)
         noisy = is_noisy(pos, move)
         if skip_quiets and not noisy:
             continue
         move_count += 1
         if root:
-            ctl[CTL_CURRMOVE] = move
-            ctl[CTL_CURRMOVE_NUMBER] = move_count + ctl[CTL_ROOT_FIRST]
+            ws[WS_CTL + CTL_CURRMOVE] = move
+            ws[WS_CTL + CTL_CURRMOVE_NUMBER] = move_count + ws[WS_CTL + CTL_ROOT_FIRST]
 
         # Step 11. Shallow-depth pruning once a move has been found that avoids mate.
         if not root and best_score > -MATE_IN_MAX and _has_pieces(pos):
@@ -316,7 +321,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
                     continue
                 if depth <= 8 and not see_ge(tab, pos, move, -25 * depth * depth):
                     continue
-            elif depth <= 8 and scores[i] < 0 and not see_ge(tab, pos, move, -100 * depth):
+            elif depth <= 8 and order < 0 and not see_ge(tab, pos, move, -100 * depth):
                 continue
 
         make_move(tab, pos, move)
@@ -328,8 +333,8 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
             new_depth += 1
 
         # Step 13. Late move reductions with a zero-window probe, then PVS re-searches.
-        if depth >= 3 and move_count > 1 + (1 if pv_node else 0) and (not noisy or scores[i] < 0):
-            r = lmr[min(depth, 63), min(move_count, 63)]
+        if depth >= 3 and move_count > 1 + (1 if pv_node else 0) and (not noisy or order < 0):
+            r = ws[WS_LMR + 64 * min(depth, 63) + min(move_count, 63)]
             if not pv_node:
                 r += 1
             if improving:
@@ -339,8 +344,8 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
             if gives_check:
                 r -= 1
             if not noisy:
-                r -= history[side, move & 63, (move >> 6) & 63] // 6000
-                if scores[i] >= SCORE_COUNTER:
+                r -= ws[history_slot(side, move)] // 6000
+                if order >= SCORE_COUNTER:
                     r -= 1
             r = max(0, min(r, new_depth - 1))
             score = -search(tab, pos, ws, tt, -alpha - 1, -alpha, new_depth - r, ply + 1, np.bool_(True))
@@ -353,7 +358,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
         if pv_node and score > alpha and (move_count == 1 or score < beta):
             score = -search(tab, pos, ws, tt, -beta, -alpha, new_depth, ply + 1, np.bool_(False))
         unmake_move(tab, pos, move)
-        if ctl[CTL_STOP]:
+        if ws[STOP]:
             return 0
 
         if score > best_score:
@@ -361,32 +366,32 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
             if score > alpha:
                 best_move = move
                 if pv_node:
-                    _update_pv(pv, pv_len, ply, move)
+                    _update_pv(ws, ply, move)
                 if score >= beta:
                     break
                 alpha = score
         if not noisy and quiet_count < QUIETS_PER_PLY:
-            quiets[ply * QUIETS_PER_PLY + quiet_count] = move
+            ws[WS_QUIETS + ply * QUIETS_PER_PLY + quiet_count] = move
             quiet_count += 1
 
-    if move_count == 0:     # only at the root with an empty list, or everything pruned
+    if move_count == 0:     # only at the root with an empty list
         return alpha
 
     # Step 14. A quiet move that refuted the node teaches killers, countermove and history.
     if best_score >= beta and not is_noisy(pos, best_move):
-        if killers[ply, 0] != best_move:
-            killers[ply, 1] = killers[ply, 0]
-            killers[ply, 0] = best_move
-        if prev >= 0:
-            counters[prev] = best_move
+        if ws[WS_KILLERS + 2 * ply] != best_move:
+            ws[WS_KILLERS + 2 * ply + 1] = ws[WS_KILLERS + 2 * ply]
+            ws[WS_KILLERS + 2 * ply] = best_move
+        if counter_slot >= 0:
+            ws[counter_slot] = best_move
         bonus = min(depth * depth * 16, 1600)
-        _history_update(history, side, best_move, bonus)
+        _history_update(ws, side, best_move, bonus)
         for j in range(quiet_count):
-            _history_update(history, side, quiets[ply * QUIETS_PER_PLY + j], -bonus)
+            _history_update(ws, side, ws[WS_QUIETS + ply * QUIETS_PER_PLY + j], -bonus)
 
     # Step 15. Remember the result.
     bound = BOUND_LOWER if best_score >= beta else (BOUND_EXACT if pv_node and best_score > old_alpha
                                                     else BOUND_UPPER)
     store(tt, key, best_move, to_tt(best_score, ply), static_eval if not checked else 0, depth, bound,
-          ctl[CTL_GENERATION])
+          ws[GENERATION])
     return best_score

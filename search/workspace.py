@@ -1,7 +1,9 @@
-"""The per-thread search workspace: preallocated arrays the numba search works in.
+"""The per-thread search workspace: one preallocated int64 array the numba search works in.
 
-`ws` is a tuple indexed by the WS_* constants; `ctl` (int64) is how the Python side and the
-search talk: the stop flag and limits go in, node counts and the current root move come out.
+Everything lives in a single array (regions at the WS_* offsets) because every array a numba
+function receives costs reference counting on each call, and the search recurses millions of
+times a second. The CTL region is how the Python side and the search talk: the stop flag and
+limits go in, node counts and the current root move come out.
 """
 
 import math
@@ -9,10 +11,13 @@ import math
 import numpy as np
 
 from engine.defs import MAX_MOVES, MAX_PLY
-from eval.evaluate import TRACE_SIZE
-from eval.params import weights
+from eval.evaluate import EVAL_REGION, TRACE_SIZE, W_TRACE, W_WEIGHTS
+from eval.params import N_PARAMS, weights
 
-# ctl slots
+PLIES = MAX_PLY + 4
+QUIETS_PER_PLY = 64
+
+# ctl slots (at WS_CTL)
 CTL_STOP = 0            # set to 1 (by anyone) to end the search as soon as possible
 CTL_NODES = 1
 CTL_NODE_LIMIT = 2      # 0 = no limit
@@ -25,47 +30,56 @@ CTL_ROOT_FIRST = 8      # MultiPV: root moves before this index are already repo
 CTL_ROOT_COUNT = 9      # number of root moves
 CTL_SIZE = 16
 
-(WS_MOVES, WS_SCORES, WS_KILLERS, WS_HISTORY, WS_COUNTERS, WS_PV, WS_PV_LEN, WS_EVALS, WS_ACC,
- WS_CTL, WS_WEIGHTS, WS_NO_TRACE, WS_LMR, WS_QUIETS, WS_ROOT_MOVES) = range(15)
-
-QUIETS_PER_PLY = 64
+_regions: list[tuple[str, int]] = []
 
 
-def lmr_table() -> np.ndarray:
-    """Late-move reductions by [depth][move number]: about ln(d) * ln(m) / 2.1."""
-    table = np.zeros((64, 64), dtype=np.int64)
+def _region(name: str, size: int) -> int:
+    offset = sum(s for _, s in _regions)
+    _regions.append((name, size))
+    return offset
+
+
+_region("evaluation", EVAL_REGION)                     # weights and trace, first (eval's layout)
+WS_CTL = _region("ctl", CTL_SIZE)
+WS_MOVES = _region("moves", PLIES * MAX_MOVES)          # one move list per ply
+WS_SCORES = _region("scores", PLIES * MAX_MOVES)        # their ordering keys
+WS_KILLERS = _region("killers", PLIES * 2)
+WS_HISTORY = _region("history", 2 * 64 * 64)            # [side][from][to]
+WS_COUNTERS = _region("counters", 13 * 64)              # [piece * 64 + to] of the previous move
+WS_PV = _region("pv", PLIES * PLIES)                    # triangular PV table
+WS_PV_LEN = _region("pv length", PLIES)
+WS_EVALS = _region("static evals", PLIES)
+WS_LMR = _region("reductions", 64 * 64)                 # [depth][move number]
+WS_QUIETS = _region("quiets tried", PLIES * QUIETS_PER_PLY)
+WS_ROOT_MOVES = _region("root moves", MAX_MOVES)
+WS_SIZE = _region("end", 0)
+
+
+def new_workspace() -> np.ndarray:
+    ws = np.zeros(WS_SIZE, dtype=np.int64)
     for d in range(1, 64):
-        for m in range(1, 64):
-            table[d, m] = int(0.75 + math.log(d) * math.log(m) / 2.1)
-    return table
+        for m in range(1, 64):   # late-move reductions: about ln(d) * ln(m) / 2.1
+            ws[WS_LMR + 64 * d + m] = int(0.75 + math.log(d) * math.log(m) / 2.1)
+    set_weights(ws, weights())
+    return ws
 
 
-def new_workspace() -> tuple:
-    plies = MAX_PLY + 4
-    return (
-        np.zeros(plies * MAX_MOVES, dtype=np.int64),         # WS_MOVES: one move list per ply
-        np.zeros(plies * MAX_MOVES, dtype=np.int64),         # WS_SCORES: their ordering keys
-        np.zeros((plies, 2), dtype=np.int64),                # WS_KILLERS
-        np.zeros((2, 64, 64), dtype=np.int64),               # WS_HISTORY: [side][from][to]
-        np.zeros(13 * 64, dtype=np.int64),                   # WS_COUNTERS: [piece * 64 + to] of the previous move
-        np.zeros((plies, plies), dtype=np.int64),            # WS_PV: triangular PV table
-        np.zeros(plies, dtype=np.int64),                     # WS_PV_LEN
-        np.zeros(plies, dtype=np.int64),                     # WS_EVALS: static eval by ply
-        np.zeros(2, dtype=np.int64),                         # WS_ACC: evaluation scratch
-        np.zeros(CTL_SIZE, dtype=np.int64),                  # WS_CTL
-        weights(),                                           # WS_WEIGHTS
-        np.zeros(0, dtype=np.float64),                       # WS_NO_TRACE
-        lmr_table(),                                         # WS_LMR
-        np.zeros(plies * QUIETS_PER_PLY, dtype=np.int64),    # WS_QUIETS: quiet moves tried per ply
-        np.zeros(MAX_MOVES, dtype=np.int64),                 # WS_ROOT_MOVES
-    )
+def set_weights(ws: np.ndarray, w: np.ndarray) -> None:
+    """Install evaluation weights (an (N_PARAMS, 2) array) into a workspace."""
+    ws[W_WEIGHTS:W_WEIGHTS + 2 * N_PARAMS] = w.reshape(-1)
 
 
-def clear_heuristics(ws: tuple) -> None:
+def clear_heuristics(ws: np.ndarray) -> None:
     """Forget killers, history and countermoves (a new game)."""
-    for index in (WS_KILLERS, WS_HISTORY, WS_COUNTERS):
-        ws[index][...] = 0
+    ws[WS_KILLERS:WS_KILLERS + PLIES * 2] = 0
+    ws[WS_HISTORY:WS_HISTORY + 2 * 64 * 64] = 0
+    ws[WS_COUNTERS:WS_COUNTERS + 13 * 64] = 0
 
 
-def trace_array() -> np.ndarray:
-    return np.zeros(TRACE_SIZE, dtype=np.float64)
+def ctl_view(ws: np.ndarray) -> np.ndarray:
+    """The control slots as a writable view (for the Python side)."""
+    return ws[WS_CTL:WS_CTL + CTL_SIZE]
+
+
+def trace_view(ws: np.ndarray) -> np.ndarray:
+    return ws[W_TRACE:W_TRACE + TRACE_SIZE]
