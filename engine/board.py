@@ -10,9 +10,9 @@ import numpy as np
 
 from engine import position as P
 from engine.defs import (BB_ALL, BB_CASTLE_EMPTY, BB_CASTLE_KING_TO, BB_CASTLE_ROOK_TO, BB_CASTLE_SAFE,
-                         BLACK, HISTORY_SIZE, MAX_HISTORY, MAX_MOVES, MAX_PLY, NO_PIECE, ST_CASTLE_MASK,
-                         ST_CASTLE_ROOK, ST_CASTLING, ST_CHESS960, ST_EP, ST_FULLMOVE, ST_HALFMOVE,
-                         ST_PLY, ST_SIDE, UNDO_MOVE, WHITE)
+                         BB_KEYS, BLACK, HISTORY_SIZE, MAX_HISTORY, MAX_MOVES, MAX_PLY, NO_PIECE,
+                         ST_BOARD, ST_CASTLE_MASK, ST_CASTLE_ROOK, ST_CASTLING, ST_CHESS960, ST_EP,
+                         ST_FULLMOVE, ST_HALFMOVE, ST_PLY, ST_SIDE, ST_UNDO, UNDO_SIZE, WHITE)
 from engine.bitboard import between
 from engine.bits import bit
 from engine.draw import fifty_move_counter_expired, insufficient_material, repetitions
@@ -46,10 +46,10 @@ class Board:
             chess960 = self.chess960
         parsed = parse_fen(fen, chess960)
         arrays = P.new_arrays()
-        bb, board, st, _, keys = arrays
+        bb, st = arrays
         for sq, piece in enumerate(parsed.board):
             if piece != NO_PIECE:
-                P.put_piece(bb, board, sq, piece)
+                P.put_piece(bb, st, sq, piece)
         st[ST_SIDE] = parsed.side
         st[ST_HALFMOVE] = parsed.halfmove
         st[ST_FULLMOVE] = parsed.fullmove
@@ -59,7 +59,7 @@ class Board:
         self._set_castling(arrays, parsed.castling_rooks)
         if parsed.ep >= 0 and P.en_passant_possible(self.tab, bb, parsed.side, parsed.ep):
             st[ST_EP] = parsed.ep
-        keys[0] = P.compute_key(self.tab, arrays)
+        bb[BB_KEYS] = P.compute_key(self.tab, arrays)
         P.assign_arrays(self.arrays, arrays)
         self.start_fen = self.fen()
         self.history: list[int] = []
@@ -67,7 +67,7 @@ class Board:
     def _set_castling(self, arrays: tuple, castling_rooks: dict[int, int]) -> None:
         """Record each castling right's rook square, the squares it needs empty and safe, and
         which squares lose which rights when a piece leaves or lands on them."""
-        bb, board, st = arrays[0], arrays[1], arrays[2]
+        bb, st = arrays
         rights = 0
         for right, rook_sq in castling_rooks.items():
             colour = WHITE if right < 2 else BLACK
@@ -89,36 +89,36 @@ class Board:
 
     @property
     def chess960(self) -> bool:
-        return bool(self.arrays[2][ST_CHESS960])
+        return bool(self.arrays[1][ST_CHESS960])
 
     @property
     def turn(self) -> int:
-        return int(self.arrays[2][ST_SIDE])
+        return int(self.arrays[1][ST_SIDE])
 
     @property
     def ply(self) -> int:
-        return int(self.arrays[2][ST_PLY])
+        return int(self.arrays[1][ST_PLY])
 
     @property
     def key(self) -> int:
-        return int(self.arrays[4][self.ply])
+        return int(self.arrays[0][BB_KEYS + self.ply])
 
     @property
     def halfmove_clock(self) -> int:
-        return int(self.arrays[2][ST_HALFMOVE])
+        return int(self.arrays[1][ST_HALFMOVE])
 
     def castling_rooks(self) -> dict[int, int]:
-        st = self.arrays[2]
+        st = self.arrays[1]
         return {r: int(st[ST_CASTLE_ROOK + r]) for r in range(4) if st[ST_CASTLING] >> r & 1}
 
     def fen(self, shredder: bool = False) -> str:
-        board, st = self.arrays[1], self.arrays[2]
-        return format_fen([int(p) for p in board], int(st[ST_SIDE]), self.castling_rooks(),
+        st = self.arrays[1]
+        return format_fen([int(p) for p in st[ST_BOARD:ST_BOARD + 64]], int(st[ST_SIDE]), self.castling_rooks(),
                           int(st[ST_EP]), int(st[ST_HALFMOVE]), int(st[ST_FULLMOVE]),
                           self.chess960, shredder)
 
     def piece_at(self, sq: int) -> int:
-        return int(self.arrays[1][sq])
+        return int(self.arrays[1][ST_BOARD + sq])
 
     def legal_moves(self) -> list[int]:
         n = generate(self.tab, self.arrays, self._moves, 0, ALL)
@@ -136,7 +136,7 @@ class Board:
 
     def checkers(self) -> list[str]:
         """Names of the squares of the pieces giving check."""
-        bb, st = self.arrays[0], self.arrays[2]
+        bb, st = self.arrays
         us = int(st[ST_SIDE])
         found = P.checkers_of(self.tab, bb, us, P.king_square(bb, us), bb[BB_ALL])
         return [square_name(sq) for sq in range(64) if int(found) >> sq & 1]
@@ -207,7 +207,7 @@ class Board:
         if not self.history:
             raise IndexError("no move to take back")
         move = self.history.pop()
-        if self.ply > 0 and int(self.arrays[3][self.ply - 1, UNDO_MOVE]) == move:
+        if self.ply > 0 and int(P.last_move(self.arrays)) == move:
             P.unmake_move(self.tab, self.arrays, move)
         else:  # the undo record went with a history rebase: replay from the start
             moves = self.history
@@ -220,11 +220,12 @@ class Board:
         """Drop position records older than the last irreversible move (repetitions cannot reach
         them) so that arbitrarily long games fit the fixed history arrays. Of a longer reversible
         stretch only the last MAX_HISTORY plies are kept for repetition detection."""
-        st, undo, keys = self.arrays[2], self.arrays[3], self.arrays[4]
+        bb, st = self.arrays
         ply = int(st[ST_PLY])
         keep = min(int(st[ST_HALFMOVE]), ply, MAX_HISTORY)
-        keys[:keep + 1] = keys[ply - keep:ply + 1].copy()
-        undo[:keep] = undo[ply - keep:ply].copy()
+        bb[BB_KEYS:BB_KEYS + keep + 1] = bb[BB_KEYS + ply - keep:BB_KEYS + ply + 1].copy()
+        records = st[ST_UNDO + (ply - keep) * UNDO_SIZE:ST_UNDO + ply * UNDO_SIZE].copy()
+        st[ST_UNDO:ST_UNDO + keep * UNDO_SIZE] = records
         st[ST_PLY] = keep
 
     def copy(self) -> Board:

@@ -19,6 +19,9 @@ HISTORY_SIZE = MAX_HISTORY + MAX_PLY + 8
 WHITE_OO, WHITE_OOO, BLACK_OO, BLACK_OOO = 0, 1, 2, 3
 ALL_CASTLING = 15
 
+# A position is two arrays: `bb` (uint64: boards, then the key history) and `st` (int64:
+# scalars, the mailbox, then the undo stack). Few arrays keep numba calls cheap.
+
 # ---- bb: uint64 boards ------------------------------------------------------------------------
 BB_PIECES = 0          # 12 boards, one per piece code
 BB_WHITE = 12          # occupancy of white
@@ -28,7 +31,8 @@ BB_CASTLE_EMPTY = 15   # 4 boards: squares that must be empty to castle (king an
 BB_CASTLE_SAFE = 19    # 4 boards: squares the king passes through, excluding its destination
 BB_CASTLE_KING_TO = 23 # 4 boards: the king's destination square
 BB_CASTLE_ROOK_TO = 27 # 4 boards: the rook's destination square
-BB_SIZE = 31
+BB_KEYS = 31           # HISTORY_SIZE zobrist keys: bb[BB_KEYS + ply] is the key of position `ply`
+BB_SIZE = BB_KEYS + HISTORY_SIZE
 
 # ---- st: int64 scalars ------------------------------------------------------------------------
 ST_SIDE = 0            # colour to move
@@ -40,12 +44,12 @@ ST_PLY = 5             # index of the current position in the history arrays
 ST_CHESS960 = 6        # 1 when castling moves are written king-takes-rook
 ST_CASTLE_ROOK = 7     # 4 squares: start square of the rook of each castling right
 ST_CASTLE_MASK = 11    # 64 masks: rights kept after a move from or to that square
-ST_SIZE = 75
-
-# ---- undo: int64 [HISTORY_SIZE, UNDO_SIZE], the record of the move that left position `ply` --
+ST_BOARD = 75          # 64 squares: the mailbox, piece code or NO_PIECE
+ST_UNDO = 139          # HISTORY_SIZE records of UNDO_SIZE: the move that left position `ply`
 UNDO_MOVE = 0
 UNDO_CAPTURED = 1
 UNDO_CASTLING = 2
 UNDO_EP = 3
 UNDO_HALFMOVE = 4
 UNDO_SIZE = 5
+ST_SIZE = ST_UNDO + HISTORY_SIZE * UNDO_SIZE

@@ -4,7 +4,7 @@ import numpy as np
 from numba import njit
 
 from engine.bits import popcount
-from engine.defs import (BB_ALL, BISHOP, KNIGHT, PAWN, QUEEN, ROOK, ST_HALFMOVE, ST_PLY)
+from engine.defs import BB_ALL, BB_KEYS, BISHOP, KNIGHT, PAWN, QUEEN, ROOK, ST_HALFMOVE, ST_PLY
 
 LIGHT_SQUARES = np.uint64(0x55AA55AA55AA55AA)
 DARK_SQUARES = np.uint64(0xAA55AA55AA55AA55)
@@ -13,13 +13,13 @@ DARK_SQUARES = np.uint64(0xAA55AA55AA55AA55)
 @njit(cache=True)
 def repetitions(pos):
     """How many earlier positions since the last irreversible move equal the current one."""
-    st, keys = pos[2], pos[4]
+    bb, st = pos
     ply = st[ST_PLY]
-    key = keys[ply]
+    key = bb[BB_KEYS + ply]
     oldest = max(0, ply - st[ST_HALFMOVE])
     count = 0
     for i in range(ply - 4, oldest - 1, -2):
-        if keys[i] == key:
+        if bb[BB_KEYS + i] == key:
             count += 1
     return count
 
@@ -27,7 +27,7 @@ def repetitions(pos):
 @njit(cache=True)
 def fifty_move_counter_expired(pos):
     """True once 100 plies passed without capture or pawn move (a draw unless this is mate)."""
-    return pos[2][ST_HALFMOVE] >= 100
+    return pos[1][ST_HALFMOVE] >= 100
 
 
 @njit(cache=True)

@@ -107,7 +107,7 @@ def _pawn_moves(moves, n, us, pawns, allowed, them_occ, occ, mode):
 def generate(tab, pos, moves, n, mode):
     """Write the legal moves of the side to move selected by `mode` into moves[n:] and return
     the new end index; in COUNT mode write nothing and return n plus the number of legal moves."""
-    bb, st = pos[0], pos[2]
+    bb, st = pos
     us = st[ST_SIDE]
     them = us ^ 1
     ou = us * 6

@@ -1,9 +1,9 @@
 """Position state kernels: piece placement, attack queries, zobrist key, make/unmake in place.
 
-A position is the tuple `pos = (bb, board, st, undo, keys)` of numpy arrays laid out in
-engine.defs: uint64 boards, the int8 mailbox, int64 scalars, the undo stack and the key of every
-position since the last history rebase (keys[st[ST_PLY]] is the current key). Make/unmake write
-these arrays in place; nothing is allocated per move.
+A position is the tuple `pos = (bb, st)` of two numpy arrays laid out in engine.defs: `bb`
+holds the uint64 boards and the key of every position since the last history rebase
+(bb[BB_KEYS + st[ST_PLY]] is the current key); `st` holds the int64 scalars, the mailbox and
+the undo stack. Make/unmake write these arrays in place; nothing is allocated per move.
 """
 
 import numpy as np
@@ -12,9 +12,9 @@ from numba import njit
 from engine.bits import ONE, bit, lsb
 from engine.bitboard import (Z_CASTLING, Z_EP, Z_PIECE, Z_SIDE, bishop_attacks, king_attacks,
                              knight_attacks, pawn_attacks, rook_attacks)
-from engine.defs import (BB_ALL, BB_SIZE, BB_WHITE, BISHOP, BLACK, HISTORY_SIZE, KING, KNIGHT,
-                         NO_PIECE, PAWN, QUEEN, ROOK, ST_CASTLE_MASK, ST_CASTLING, ST_EP,
-                         ST_FULLMOVE, ST_HALFMOVE, ST_PLY, ST_SIDE, ST_SIZE, UNDO_CAPTURED,
+from engine.defs import (BB_ALL, BB_KEYS, BB_SIZE, BB_WHITE, BISHOP, BLACK, KING, KNIGHT, NO_PIECE,
+                         PAWN, QUEEN, ROOK, ST_BOARD, ST_CASTLE_MASK, ST_CASTLING, ST_EP,
+                         ST_FULLMOVE, ST_HALFMOVE, ST_PLY, ST_SIDE, ST_SIZE, ST_UNDO, UNDO_CAPTURED,
                          UNDO_CASTLING, UNDO_EP, UNDO_HALFMOVE, UNDO_MOVE, UNDO_SIZE, WHITE)
 from engine.move import CASTLE, DOUBLE_PUSH, EN_PASSANT, NULL_MOVE, PROMO_KNIGHT
 
@@ -22,14 +22,12 @@ from engine.move import CASTLE, DOUBLE_PUSH, EN_PASSANT, NULL_MOVE, PROMO_KNIGHT
 def new_arrays() -> tuple:
     """Fresh, empty position arrays (no pieces, white to move, no history)."""
     bb = np.zeros(BB_SIZE, dtype=np.uint64)
-    board = np.full(64, NO_PIECE, dtype=np.int8)
     st = np.zeros(ST_SIZE, dtype=np.int64)
     st[ST_EP] = -1
     st[ST_FULLMOVE] = 1
     st[ST_CASTLE_MASK:ST_CASTLE_MASK + 64] = 15
-    undo = np.zeros((HISTORY_SIZE, UNDO_SIZE), dtype=np.int64)
-    keys = np.zeros(HISTORY_SIZE, dtype=np.uint64)
-    return bb, board, st, undo, keys
+    st[ST_BOARD:ST_BOARD + 64] = NO_PIECE
+    return bb, st
 
 
 def copy_arrays(pos: tuple) -> tuple:
@@ -45,31 +43,49 @@ def assign_arrays(dst: tuple, src: tuple) -> None:
 # ---- placement ---------------------------------------------------------------------------------
 
 @njit(cache=True)
-def put_piece(bb, board, sq, piece):
+def put_piece(bb, st, sq, piece):
     b = bit(sq)
     bb[piece] |= b
     bb[BB_WHITE + (1 if piece >= 6 else 0)] |= b
     bb[BB_ALL] |= b
-    board[sq] = piece
+    st[ST_BOARD + sq] = piece
 
 
 @njit(cache=True)
-def remove_piece(bb, board, sq, piece):
+def remove_piece(bb, st, sq, piece):
     b = ~bit(sq)
     bb[piece] &= b
     bb[BB_WHITE + (1 if piece >= 6 else 0)] &= b
     bb[BB_ALL] &= b
-    board[sq] = NO_PIECE
+    st[ST_BOARD + sq] = NO_PIECE
 
 
 @njit(cache=True)
-def move_piece(bb, board, frm, to, piece):
+def move_piece(bb, st, frm, to, piece):
     b = bit(frm) | bit(to)
     bb[piece] ^= b
     bb[BB_WHITE + (1 if piece >= 6 else 0)] ^= b
     bb[BB_ALL] ^= b
-    board[frm] = NO_PIECE
-    board[to] = piece
+    st[ST_BOARD + frm] = NO_PIECE
+    st[ST_BOARD + to] = piece
+
+
+@njit(cache=True)
+def piece_on(pos, sq):
+    """Piece code on `sq` (NO_PIECE when empty)."""
+    return pos[1][ST_BOARD + sq]
+
+
+@njit(cache=True)
+def current_key(pos):
+    return pos[0][BB_KEYS + pos[1][ST_PLY]]
+
+
+@njit(cache=True)
+def last_move(pos):
+    """The move that led to this position (NULL_MOVE at the start of the history)."""
+    ply = pos[1][ST_PLY]
+    return pos[1][ST_UNDO + (ply - 1) * UNDO_SIZE + UNDO_MOVE] if ply > 0 else NULL_MOVE
 
 
 # ---- attacks -----------------------------------------------------------------------------------
@@ -122,7 +138,7 @@ def attacked_by(tab, bb, sq, by, occ):
 @njit(cache=True)
 def in_check(tab, pos):
     """Is the side to move in check?"""
-    bb, st = pos[0], pos[2]
+    bb, st = pos
     us = st[ST_SIDE]
     return attacked_by(tab, bb, king_square(bb, us), us ^ 1, bb[BB_ALL])
 
@@ -165,10 +181,10 @@ def en_passant_possible(tab, bb, us, ep):
 @njit(cache=True)
 def compute_key(tab, pos):
     """The zobrist key of the position computed from scratch (the incremental key must equal it)."""
-    board, st = pos[1], pos[2]
+    st = pos[1]
     key = np.uint64(0)
     for sq in range(64):
-        key ^= tab[Z_PIECE + board[sq] * 64 + sq]
+        key ^= tab[Z_PIECE + st[ST_BOARD + sq] * 64 + sq]
     key ^= tab[Z_CASTLING + st[ST_CASTLING]]
     if st[ST_EP] >= 0:
         key ^= tab[Z_EP + (st[ST_EP] & 7)]
@@ -191,19 +207,20 @@ def castle_squares(king_from, rook_from):
 @njit(cache=True)
 def make_move(tab, pos, move):
     """Play a legal move in place, pushing what unmake_move needs on the undo stack."""
-    bb, board, st, undo, keys = pos
+    bb, st = pos
     ply = st[ST_PLY]
-    key = keys[ply]
+    key = bb[BB_KEYS + ply]
     us = st[ST_SIDE]
     frm = move & 63
     to = (move >> 6) & 63
     flag = move >> 12
-    piece = np.int64(board[frm])
+    piece = st[ST_BOARD + frm]
 
-    undo[ply, UNDO_MOVE] = move
-    undo[ply, UNDO_CASTLING] = st[ST_CASTLING]
-    undo[ply, UNDO_EP] = st[ST_EP]
-    undo[ply, UNDO_HALFMOVE] = st[ST_HALFMOVE]
+    record = ST_UNDO + ply * UNDO_SIZE
+    st[record + UNDO_MOVE] = move
+    st[record + UNDO_CASTLING] = st[ST_CASTLING]
+    st[record + UNDO_EP] = st[ST_EP]
+    st[record + UNDO_HALFMOVE] = st[ST_HALFMOVE]
     if st[ST_EP] >= 0:
         key ^= tab[Z_EP + (st[ST_EP] & 7)]
         st[ST_EP] = -1
@@ -211,36 +228,36 @@ def make_move(tab, pos, move):
 
     captured = NO_PIECE
     if flag == CASTLE:
-        rook = np.int64(board[to])
+        rook = st[ST_BOARD + to]
         king_to, rook_to = castle_squares(frm, to)
-        remove_piece(bb, board, frm, piece)
-        remove_piece(bb, board, to, rook)
-        put_piece(bb, board, king_to, piece)
-        put_piece(bb, board, rook_to, rook)
+        remove_piece(bb, st, frm, piece)
+        remove_piece(bb, st, to, rook)
+        put_piece(bb, st, king_to, piece)
+        put_piece(bb, st, rook_to, rook)
         key ^= (tab[Z_PIECE + piece * 64 + frm] ^ tab[Z_PIECE + piece * 64 + king_to]
                 ^ tab[Z_PIECE + rook * 64 + to] ^ tab[Z_PIECE + rook * 64 + rook_to])
     else:
         cap_sq = to ^ 8 if flag == EN_PASSANT else to
-        captured = np.int64(board[cap_sq])
+        captured = st[ST_BOARD + cap_sq]
         if captured != NO_PIECE:
-            remove_piece(bb, board, cap_sq, captured)
+            remove_piece(bb, st, cap_sq, captured)
             key ^= tab[Z_PIECE + captured * 64 + cap_sq]
             st[ST_HALFMOVE] = 0
-        move_piece(bb, board, frm, to, piece)
+        move_piece(bb, st, frm, to, piece)
         key ^= tab[Z_PIECE + piece * 64 + frm] ^ tab[Z_PIECE + piece * 64 + to]
         if piece == us * 6 + PAWN:
             st[ST_HALFMOVE] = 0
             if flag >= PROMO_KNIGHT:
                 promoted = us * 6 + flag - 3
-                remove_piece(bb, board, to, piece)
-                put_piece(bb, board, to, promoted)
+                remove_piece(bb, st, to, piece)
+                put_piece(bb, st, to, promoted)
                 key ^= tab[Z_PIECE + piece * 64 + to] ^ tab[Z_PIECE + promoted * 64 + to]
             elif flag == DOUBLE_PUSH:
                 ep = (frm + to) >> 1
                 if en_passant_possible(tab, bb, us ^ 1, ep):
                     st[ST_EP] = ep
                     key ^= tab[Z_EP + (ep & 7)]
-    undo[ply, UNDO_CAPTURED] = captured
+    st[record + UNDO_CAPTURED] = captured
 
     rights = st[ST_CASTLING]
     if rights:
@@ -253,71 +270,74 @@ def make_move(tab, pos, move):
     st[ST_SIDE] = us ^ 1
     st[ST_FULLMOVE] += us
     st[ST_PLY] = ply + 1
-    keys[ply + 1] = key
+    bb[BB_KEYS + ply + 1] = key
 
 
 @njit(cache=True)
 def unmake_move(tab, pos, move):
     """Take back `move`, which must be the last move made."""
-    bb, board, st, undo = pos[0], pos[1], pos[2], pos[3]
+    bb, st = pos
     ply = st[ST_PLY] - 1
     st[ST_PLY] = ply
     us = st[ST_SIDE] ^ 1
     st[ST_SIDE] = us
     st[ST_FULLMOVE] -= us
-    st[ST_CASTLING] = undo[ply, UNDO_CASTLING]
-    st[ST_EP] = undo[ply, UNDO_EP]
-    st[ST_HALFMOVE] = undo[ply, UNDO_HALFMOVE]
+    record = ST_UNDO + ply * UNDO_SIZE
+    st[ST_CASTLING] = st[record + UNDO_CASTLING]
+    st[ST_EP] = st[record + UNDO_EP]
+    st[ST_HALFMOVE] = st[record + UNDO_HALFMOVE]
 
     frm = move & 63
     to = (move >> 6) & 63
     flag = move >> 12
     if flag == CASTLE:
         king_to, rook_to = castle_squares(frm, to)
-        king = np.int64(board[king_to])
-        rook = np.int64(board[rook_to])
-        remove_piece(bb, board, king_to, king)
-        remove_piece(bb, board, rook_to, rook)
-        put_piece(bb, board, frm, king)
-        put_piece(bb, board, to, rook)
+        king = st[ST_BOARD + king_to]
+        rook = st[ST_BOARD + rook_to]
+        remove_piece(bb, st, king_to, king)
+        remove_piece(bb, st, rook_to, rook)
+        put_piece(bb, st, frm, king)
+        put_piece(bb, st, to, rook)
         return
-    piece = np.int64(board[to])
+    piece = st[ST_BOARD + to]
     if flag >= PROMO_KNIGHT:
-        remove_piece(bb, board, to, piece)
-        put_piece(bb, board, frm, us * 6 + PAWN)
+        remove_piece(bb, st, to, piece)
+        put_piece(bb, st, frm, us * 6 + PAWN)
     else:
-        move_piece(bb, board, to, frm, piece)
-    captured = undo[ply, UNDO_CAPTURED]
+        move_piece(bb, st, to, frm, piece)
+    captured = st[record + UNDO_CAPTURED]
     if captured != NO_PIECE:
-        put_piece(bb, board, to ^ 8 if flag == EN_PASSANT else to, captured)
+        put_piece(bb, st, to ^ 8 if flag == EN_PASSANT else to, captured)
 
 
 @njit(cache=True)
 def make_null(tab, pos):
     """Pass the move (for null-move pruning). Resets the halfmove clock so that repetition
     detection never looks across a null move."""
-    st, undo, keys = pos[2], pos[3], pos[4]
+    bb, st = pos
     ply = st[ST_PLY]
-    key = keys[ply]
-    undo[ply, UNDO_MOVE] = NULL_MOVE
-    undo[ply, UNDO_CASTLING] = st[ST_CASTLING]
-    undo[ply, UNDO_EP] = st[ST_EP]
-    undo[ply, UNDO_HALFMOVE] = st[ST_HALFMOVE]
-    undo[ply, UNDO_CAPTURED] = NO_PIECE
+    key = bb[BB_KEYS + ply]
+    record = ST_UNDO + ply * UNDO_SIZE
+    st[record + UNDO_MOVE] = NULL_MOVE
+    st[record + UNDO_CASTLING] = st[ST_CASTLING]
+    st[record + UNDO_EP] = st[ST_EP]
+    st[record + UNDO_HALFMOVE] = st[ST_HALFMOVE]
+    st[record + UNDO_CAPTURED] = NO_PIECE
     if st[ST_EP] >= 0:
         key ^= tab[Z_EP + (st[ST_EP] & 7)]
         st[ST_EP] = -1
     st[ST_HALFMOVE] = 0
     st[ST_SIDE] ^= 1
     st[ST_PLY] = ply + 1
-    keys[ply + 1] = key ^ tab[Z_SIDE]
+    bb[BB_KEYS + ply + 1] = key ^ tab[Z_SIDE]
 
 
 @njit(cache=True)
 def unmake_null(tab, pos):
-    st, undo = pos[2], pos[3]
+    st = pos[1]
     ply = st[ST_PLY] - 1
     st[ST_PLY] = ply
     st[ST_SIDE] ^= 1
-    st[ST_EP] = undo[ply, UNDO_EP]
-    st[ST_HALFMOVE] = undo[ply, UNDO_HALFMOVE]
+    record = ST_UNDO + ply * UNDO_SIZE
+    st[ST_EP] = st[record + UNDO_EP]
+    st[ST_HALFMOVE] = st[record + UNDO_HALFMOVE]

@@ -273,7 +273,7 @@ def _mop_up(bb, eg):
 def evaluate(tab, pos, ws, trace):
     """Score in centipawns for the side to move, with weights from the workspace `ws`. When
     `trace` is true, the term counts are added to the (zeroed) trace region of `ws`."""
-    bb, st = pos[0], pos[2]
+    bb, st = pos
     phase = 0
     for o in (0, 6):
         phase += popcount(bb[o + KNIGHT] | bb[o + BISHOP]) + 2 * popcount(bb[o + ROOK]) \

@@ -12,6 +12,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+import numpy as np
+
 from engine.board import Board
 from engine.defs import MAX_PLY
 from engine.timeman import Budget, Limits, plan
@@ -266,7 +268,7 @@ class Searcher:
     def _ponder_from_tt(self, board: Board, best: int) -> int:
         probe = board.copy()
         probe.push(best)
-        hit, move, *_ = tt_module.probe(self.tt, probe.arrays[4][probe.ply])
+        hit, move, *_ = tt_module.probe(self.tt, np.uint64(probe.key))
         return int(move) if hit and int(move) in probe.legal_moves() else 0
 
     def _info(self, depth: int, multipv: int, line: Line, start: float) -> str:

@@ -10,7 +10,7 @@ from numba import njit
 
 from engine.bits import ONE, lsb
 from engine.bitboard import bishop_attacks, rook_attacks
-from engine.defs import BB_ALL, BB_WHITE, BISHOP, KNIGHT, NO_PIECE, PAWN, QUEEN, ROOK, ST_SIDE
+from engine.defs import BB_ALL, BB_WHITE, BISHOP, KNIGHT, NO_PIECE, PAWN, QUEEN, ROOK, ST_BOARD, ST_SIDE
 from engine.move import CASTLE, EN_PASSANT, PROMO_KNIGHT, PROMO_QUEEN
 from engine.position import attackers_to
 from search.workspace import WS_HISTORY, WS_MOVES, WS_SCORES
@@ -38,7 +38,7 @@ def captured_type(pos, move):
         return PAWN
     if flag == CASTLE:
         return 6
-    return piece_type(pos[1][(move >> 6) & 63])
+    return piece_type(pos[1][ST_BOARD + ((move >> 6) & 63)])
 
 
 @njit(cache=True)
@@ -51,7 +51,7 @@ def is_noisy(pos, move):
 def see_ge(tab, pos, move, threshold):
     """Does the exchange sequence started by `move` on its target square gain at least
     `threshold` centipawns for the mover (each side recapturing with its least valuable piece)?"""
-    bb, board, st = pos[0], pos[1], pos[2]
+    bb, st = pos
     flag = move >> 12
     if flag == CASTLE:
         return threshold <= 0
@@ -61,7 +61,7 @@ def see_ge(tab, pos, move, threshold):
         gain += SEE_VALUES[flag - 3] - SEE_VALUES[PAWN]
     if gain < 0:
         return False
-    mover = flag - 3 if flag >= PROMO_KNIGHT else piece_type(board[frm])
+    mover = flag - 3 if flag >= PROMO_KNIGHT else piece_type(st[ST_BOARD + frm])
     gain = SEE_VALUES[mover] - gain
     if gain <= 0:
         return True
@@ -126,8 +126,8 @@ def history_slot(side, move):
 @njit(cache=True)
 def score_moves(tab, pos, ws, start, end, tt_move, killer1, killer2, counter):
     """Write ordering keys for the moves at ws[start:end] to ws[start + SCORE_SHIFT:...]."""
-    board = pos[1]
-    side = pos[2][ST_SIDE]
+    st = pos[1]
+    side = st[ST_SIDE]
     for i in range(start, end):
         move = ws[i]
         if move == tt_move:
@@ -136,7 +136,7 @@ def score_moves(tab, pos, ws, start, end, tt_move, killer1, killer2, counter):
         flag = move >> 12
         victim = captured_type(pos, move)
         if victim != 6 or flag == PROMO_QUEEN:
-            attacker = piece_type(board[move & 63])
+            attacker = piece_type(st[ST_BOARD + (move & 63)])
             mvv_lva = 16 * (SEE_VALUES[victim] + (SEE_VALUES[QUEEN] if flag == PROMO_QUEEN else 0)) - attacker
             if SEE_VALUES[victim] >= SEE_VALUES[attacker] or see_ge(tab, pos, move, 0):
                 ws[i + SCORE_SHIFT] = SCORE_GOOD_CAPTURE + mvv_lva

@@ -13,11 +13,12 @@ not restored from numba's cache, which crashes the next process. Hence `np.bool_
 import numpy as np
 from numba import njit
 
-from engine.defs import BB_WHITE, KING, MAX_MOVES, MAX_PLY, PAWN, ST_HALFMOVE, ST_PLY, ST_SIDE, UNDO_MOVE
+from engine.defs import BB_KEYS, BB_WHITE, KING, MAX_MOVES, MAX_PLY, PAWN, ST_HALFMOVE, ST_PLY, ST_SIDE
 from engine.draw import insufficient_material
 from engine.move import NULL_MOVE
 from engine.movegen import ALL, COUNT, NOISY, generate
-from engine.position import in_check, make_move, make_null, unmake_move, unmake_null
+from engine.position import (current_key, in_check, last_move, make_move, make_null, piece_on, unmake_move,
+                             unmake_null)
 from eval.evaluate import evaluate
 from search.movepick import (SCORE_COUNTER, SCORE_SHIFT, SEE_VALUES, captured_type, history_slot, is_noisy,
                              pick_next, score_moves, see_ge)
@@ -55,13 +56,13 @@ def _stopped(ws):
 @njit(cache=True)
 def _is_repetition(pos, root_ply):
     """A repetition inside the search line, or a threefold one including the game before it."""
-    st, keys = pos[2], pos[4]
+    bb, st = pos
     ply = st[ST_PLY]
-    key = keys[ply]
+    key = bb[BB_KEYS + ply]
     oldest = max(0, ply - st[ST_HALFMOVE])
     count = 0
     for i in range(ply - 4, oldest - 1, -2):
-        if keys[i] == key:
+        if bb[BB_KEYS + i] == key:
             if i > root_ply:
                 return True
             count += 1
@@ -73,7 +74,7 @@ def _is_repetition(pos, root_ply):
 @njit(cache=True)
 def _has_pieces(pos):
     """Does the side to move have anything besides king and pawns (null move is unsafe if not)?"""
-    bb, side = pos[0], pos[2][ST_SIDE]
+    bb, side = pos[0], pos[1][ST_SIDE]
     o = side * 6
     return bb[BB_WHITE + side] != (bb[o + KING] | bb[o + PAWN])
 
@@ -99,15 +100,11 @@ def _history_update(ws, side, move, bonus):
 @njit(cache=True)
 def _previous_move_slot(pos):
     """Countermove slot (piece * 64 + to) of the move that led here, or -1."""
-    st, undo = pos[2], pos[3]
-    ply = st[ST_PLY]
-    if ply == 0:
-        return -1
-    move = undo[ply - 1, UNDO_MOVE]
+    move = last_move(pos)
     if move == NULL_MOVE:
         return -1
     to = (move >> 6) & 63
-    return WS_COUNTERS + np.int64(pos[1][to]) * 64 + to
+    return WS_COUNTERS + piece_on(pos, to) * 64 + to
 
 
 @njit(cache=True, nogil=True)
@@ -124,7 +121,7 @@ def qsearch(tab, pos, ws, tt, alpha, beta, ply):
     if ply >= MAX_PLY - 1:
         return DRAW if checked else evaluate(tab, pos, ws, False)
     pv_node = beta - alpha > 1
-    key = pos[4][pos[2][ST_PLY]]
+    key = current_key(pos)
 
     hit, tt_move, tt_score, tt_eval, tt_depth, tt_bound = probe(tt, key)
     if hit:
@@ -187,7 +184,7 @@ def qsearch(tab, pos, ws, tt, alpha, beta, ply):
 @njit(cache=True, nogil=True)
 def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
     """Negamax alpha-beta with PVS; returns the score of the node within (alpha, beta) bounds."""
-    st = pos[2]
+    st = pos[1]
 
     # Step 1. The horizon: resolve captures with quiescence.
     if depth <= 0:
@@ -218,7 +215,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
             return alpha
 
     # Step 3. Transposition table: a deep enough entry decides non-PV nodes outright.
-    key = pos[4][st[ST_PLY]]
+    key = current_key(pos)
     hit, tt_move, tt_score, tt_eval, tt_depth, tt_bound = probe(tt, key)
     if hit:
         tt_score = from_tt(tt_score, ply)
@@ -252,7 +249,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
         # Step 6. Null move pruning: if passing still fails high, a real move will too. Not in
         # check, not with only pawns (zugzwang), not twice in a row.
         if depth >= 3 and static_eval >= beta and _has_pieces(pos) and beta > -MATE_IN_MAX \
-                and pos[3][st[ST_PLY] - 1, UNDO_MOVE] != NULL_MOVE:
+                and last_move(pos) != NULL_MOVE:
             reduction = 3 + depth // 4 + min((static_eval - beta) // 200, 3)
             make_null(tab, pos)
             ws[WS_EVALS + ply + 1] = NO_EVAL

@@ -10,7 +10,7 @@ import chess.polyglot
 import numpy as np
 
 from engine.board import Board
-from engine.defs import NO_PIECE, PAWN
+from engine.defs import BB_KEYS, NO_PIECE, PAWN, ST_UNDO, UNDO_SIZE
 from engine.move import CASTLE, EN_PASSANT, PROMOTION_LETTERS, is_promotion, promotion_type
 from engine.position import compute_key
 
@@ -78,16 +78,17 @@ def assert_key_matches(board: Board, py: chess.Board) -> None:
 
 
 def snapshot(board: Board) -> tuple[np.ndarray, ...]:
-    """Copies of the position arrays as far as they describe the game so far (bb, mailbox and
-    scalars whole; undo records and keys up to the current ply)."""
-    bb, mailbox, st, undo, keys = board.arrays
+    """Copies of the position arrays as far as they describe the game so far (boards, scalars and
+    mailbox whole; undo records and keys up to the current ply)."""
+    bb, st = board.arrays
     ply = board.ply
-    return bb.copy(), mailbox.copy(), st.copy(), undo[:ply].copy(), keys[:ply + 1].copy()
+    return (bb[:BB_KEYS].copy(), st[:ST_UNDO].copy(), st[ST_UNDO:ST_UNDO + ply * UNDO_SIZE].copy(),
+            bb[BB_KEYS:BB_KEYS + ply + 1].copy())
 
 
 def assert_restored(before: tuple[np.ndarray, ...], board: Board, move: int, py: chess.Board) -> None:
     """The arrays equal the snapshot taken before `move` was pushed and popped."""
-    names = ("bb", "board", "st", "undo", "keys")
+    names = ("boards", "scalars and mailbox", "undo records", "keys")
     for name, old, new in zip(names, before, snapshot(board)):
         assert np.array_equal(old, new), f"{name} not restored after {board.uci(move)} {describe(py)}"
 

@@ -9,7 +9,7 @@ import chess.polyglot
 import pytest
 
 from engine.board import Board
-from engine.defs import HISTORY_SIZE, KNIGHT, MAX_HISTORY, MAX_PLY, WHITE
+from engine.defs import BB_KEYS, HISTORY_SIZE, KNIGHT, MAX_HISTORY, MAX_PLY, WHITE
 from tests.helpers import assert_key_matches, describe, kind, seed, shuffle_choice
 
 PLIES = HISTORY_SIZE + 250
@@ -55,7 +55,7 @@ class Game:
         board, py = self.board, self.py
         assert board.fen() == py.fen(), describe(py)
         assert_key_matches(board, py)
-        held = [int(k) for k in board.arrays[4][:board.ply + 1]]
+        held = [int(k) for k in board.arrays[0][BB_KEYS:BB_KEYS + board.ply + 1]]
         assert held == self.hashes[-len(held):], f"history keys out of step {describe(py)}"
         if forward:
             assert board.ply >= min(py.halfmove_clock, MAX_HISTORY), describe(py)
