@@ -242,6 +242,12 @@ def _endgame_scale(bb, eg):
 
 
 @njit(cache=True)
+def _divide(a, b):
+    """a / b rounded towards zero, so that a position and its colour mirror score alike."""
+    return a // b if a >= 0 else -((-a) // b)
+
+
+@njit(cache=True)
 def _centre_distance(sq):
     f, r = sq & 7, sq >> 3
     return (3 - f if f < 4 else f - 4) + (3 - r if r < 4 else r - 4)
@@ -254,16 +260,17 @@ def _mop_up(bb, eg):
     weak = strong ^ 1
     if bb[BB_WHITE + weak] != bb[weak * 6 + KING]:
         return 0
+    o = strong * 6
+    bishops, knights = popcount(bb[o + BISHOP]), popcount(bb[o + KNIGHT])
+    if not (bb[o + ROOK] | bb[o + QUEEN]) and not (bishops and knights) and bishops < 2:
+        return 0                            # no material that can force mate
     units = _non_pawn_units(bb, strong)
-    if units < 5 and not (units == 6 and bb[strong * 6 + BISHOP]):
-        return 0
     weak_king = lsb(bb[weak * 6 + KING])
     strong_king = lsb(bb[strong * 6 + KING])
     kings_apart = abs((weak_king & 7) - (strong_king & 7)) + abs((weak_king >> 3) - (strong_king >> 3))
     bonus = 20 * _centre_distance(weak_king) + 5 * (14 - kings_apart)
-    bishops = bb[strong * 6 + BISHOP]
-    if units == 6 and popcount(bishops) == 1 and bb[strong * 6 + KNIGHT]:
-        corners = (0, 63) if bishops & DARK_SQUARES else (7, 56)
+    if units == 6 and bishops == 1 and knights == 1:
+        corners = (0, 63) if bb[o + BISHOP] & DARK_SQUARES else (7, 56)
         nearest = min(_distance(weak_king, corners[0]), _distance(weak_king, corners[1]))
         bonus += 30 * (7 - nearest)
     return bonus if strong == WHITE else -bonus
@@ -304,7 +311,7 @@ def evaluate(tab, pos, ws, trace):
 
     scale = _endgame_scale(bb, eg)
     extra = _mop_up(bb, eg)
-    score = (mg * phase + (eg * scale // SCALE_NORMAL) * (PHASE_MAX - phase)) // PHASE_MAX + extra
+    score = _divide(mg * phase + _divide(eg * scale, SCALE_NORMAL) * (PHASE_MAX - phase), PHASE_MAX) + extra
     if trace:
         ws[W_TRACE + TRACE_PHASE] = phase
         ws[W_TRACE + TRACE_SCALE] = scale

@@ -1,0 +1,210 @@
+"""Texel tuning of the evaluation weights on positions labelled with game results.
+
+    python -m tools.tune runs/tuning.txt [--epochs 400] [--write]
+
+Each line of the data is `FEN | result` (1.0, 0.5 or 0.0 from white's side). The evaluation is
+linear in its weights apart from the endgame scale and the mop-up bonus, so every position is
+reduced once to its sparse term counts (engine trace); the tuner then fits all (mg, eg) weights
+to minimise the mean squared error between the result and sigmoid(K * eval / 400) with Adam.
+`--write` rewrites the values section of eval/params.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import pathlib
+import sys
+import time
+
+import numpy as np
+from numba import njit
+
+from engine.board import Board
+from engine.fen import FenError
+from eval.evaluate import TRACE_EXTRA, TRACE_PHASE, TRACE_SCALE
+from eval.explain import trace_position
+from eval.params import LAYOUT, N_PARAMS, PHASE_MAX, weights
+
+PARAMS_FILE = pathlib.Path(__file__).resolve().parent.parent / "eval" / "params.py"
+MARKER = "# ---- values (written by tools/tune.py) ----"
+FIXED = {"material": [5]}       # king material stays 0
+
+
+class Dataset:
+    """Sparse term counts (white minus black) per position, with phase, scale, extra and result."""
+
+    def __init__(self, path: str, limit: int | None = None) -> None:
+        w = weights()
+        indptr, indices, values = [0], [], []
+        phase, scale, extra, result = [], [], [], []
+        board = Board()
+        start = time.perf_counter()
+        with open(path, encoding="utf-8") as f:
+            for number, line in enumerate(f):
+                if limit is not None and len(result) >= limit:
+                    break
+                fen, _, label = line.partition("|")
+                try:
+                    board.set_fen(fen.strip())
+                    outcome = float(label)
+                except (FenError, ValueError):
+                    continue
+                _, trace = trace_position(board, w)
+                counts = trace[:N_PARAMS] - trace[N_PARAMS:2 * N_PARAMS]
+                nonzero = np.flatnonzero(counts)
+                indices.extend(nonzero.tolist())
+                values.extend(counts[nonzero].tolist())
+                indptr.append(len(indices))
+                phase.append(trace[TRACE_PHASE])
+                scale.append(trace[TRACE_SCALE])
+                extra.append(trace[TRACE_EXTRA])
+                result.append(outcome)
+                if number % 50000 == 0 and number:
+                    print(f"  traced {number} positions ({time.perf_counter() - start:.0f} s)", file=sys.stderr)
+        self.indptr = np.array(indptr, dtype=np.int64)
+        self.indices = np.array(indices, dtype=np.int64)
+        self.values = np.array(values, dtype=np.float64)
+        self.phase = np.array(phase, dtype=np.float64)
+        self.scale = np.array(scale, dtype=np.float64)
+        self.extra = np.array(extra, dtype=np.float64)
+        self.result = np.array(result, dtype=np.float64)
+
+    def __len__(self) -> int:
+        return len(self.result)
+
+    def subset(self, rows: np.ndarray) -> Dataset:
+        """The positions at `rows`, as a new Dataset."""
+        part = Dataset.__new__(Dataset)
+        starts, ends = self.indptr[rows], self.indptr[rows + 1]
+        part.indptr = np.concatenate([[0], np.cumsum(ends - starts)])
+        take = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends)]) if len(rows) else np.zeros(0, int)
+        part.indices, part.values = self.indices[take], self.values[take]
+        for name in ("phase", "scale", "extra", "result"):
+            setattr(part, name, getattr(self, name)[rows])
+        return part
+
+
+@njit(cache=True)
+def _evals(indptr, indices, values, phase, scale, extra, w):
+    """The model's evaluation (white's side) of every position for weights w (N_PARAMS, 2)."""
+    n = len(phase)
+    out = np.empty(n)
+    for p in range(n):
+        mg = 0.0
+        eg = 0.0
+        for k in range(indptr[p], indptr[p + 1]):
+            mg += values[k] * w[indices[k], 0]
+            eg += values[k] * w[indices[k], 1]
+        out[p] = (mg * phase[p] + eg * scale[p] / 64.0 * (PHASE_MAX - phase[p])) / PHASE_MAX + extra[p]
+    return out
+
+
+@njit(cache=True)
+def _loss_and_gradient(indptr, indices, values, phase, scale, extra, result, w, k):
+    """Mean squared error of sigmoid(k * eval / 400) against the results, and its gradient."""
+    n = len(phase)
+    grad = np.zeros_like(w)
+    loss = 0.0
+    c = k * math.log(10.0) / 400.0
+    for p in range(n):
+        mg = 0.0
+        eg = 0.0
+        for j in range(indptr[p], indptr[p + 1]):
+            mg += values[j] * w[indices[j], 0]
+            eg += values[j] * w[indices[j], 1]
+        e = (mg * phase[p] + eg * scale[p] / 64.0 * (PHASE_MAX - phase[p])) / PHASE_MAX + extra[p]
+        s = 1.0 / (1.0 + math.exp(-c * e))
+        err = s - result[p]
+        loss += err * err
+        d = 2.0 * err * s * (1.0 - s) * c / n
+        dmg = d * phase[p] / PHASE_MAX
+        deg = d * scale[p] / 64.0 * (PHASE_MAX - phase[p]) / PHASE_MAX
+        for j in range(indptr[p], indptr[p + 1]):
+            grad[indices[j], 0] += values[j] * dmg
+            grad[indices[j], 1] += values[j] * deg
+    return loss / n, grad
+
+
+def loss(data: Dataset, w: np.ndarray, k: float) -> float:
+    e = _evals(data.indptr, data.indices, data.values, data.phase, data.scale, data.extra, w)
+    s = 1.0 / (1.0 + np.power(10.0, -k * e / 400.0))
+    return float(np.mean((s - data.result) ** 2))
+
+
+def fit_k(data: Dataset, w: np.ndarray) -> float:
+    """The scaling constant K that best maps our centipawns to results (golden-section search)."""
+    lo, hi = 0.2, 3.0
+    ratio = (math.sqrt(5) - 1) / 2
+    for _ in range(40):
+        a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+        if loss(data, w, a) < loss(data, w, b):
+            hi = b
+        else:
+            lo = a
+    return (lo + hi) / 2
+
+
+def tune(data: Dataset, w: np.ndarray, k: float, epochs: int, rate: float) -> np.ndarray:
+    """Adam on all weights except the fixed ones; prints progress."""
+    w = w.astype(np.float64).copy()
+    frozen = np.zeros_like(w, dtype=bool)
+    for name, offset, _ in LAYOUT:
+        for i in FIXED.get(name, []):
+            frozen[offset + i] = True
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    for epoch in range(1, epochs + 1):
+        err, grad = _loss_and_gradient(data.indptr, data.indices, data.values, data.phase, data.scale,
+                                       data.extra, data.result, w, k)
+        grad[frozen] = 0.0
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad * grad
+        w -= rate * (m / (1 - 0.9 ** epoch)) / (np.sqrt(v / (1 - 0.999 ** epoch)) + 1e-12)
+        if epoch % 50 == 0 or epoch == 1:
+            print(f"epoch {epoch:5d} loss {err:.6f}", file=sys.stderr)
+    return w
+
+
+def write_values(w: np.ndarray) -> None:
+    """Replace the values section of eval/params.py with the given weights."""
+    text = PARAMS_FILE.read_text()
+    head = text[:text.index(MARKER)]
+    lines = [MARKER, "VALUES = {"]
+    for name, offset, size in LAYOUT:
+        pairs = ", ".join(f"({int(round(a))}, {int(round(b))})" for a, b in w[offset:offset + size])
+        lines.append(f"    {name!r}: [{pairs}],")
+    lines.append("}")
+    PARAMS_FILE.write_text(head + "\n".join(lines) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", help="file of `FEN | result` lines")
+    parser.add_argument("--limit", type=int, help="use at most this many positions")
+    parser.add_argument("--epochs", type=int, default=400)
+    parser.add_argument("--rate", type=float, default=1.0, help="Adam step size in centipawns")
+    parser.add_argument("--validation", type=float, default=0.1, help="share held out to check the fit")
+    parser.add_argument("--write", action="store_true", help="rewrite eval/params.py with the result")
+    args = parser.parse_args(argv)
+
+    everything = Dataset(args.data, args.limit)
+    order = np.random.default_rng(1).permutation(len(everything))
+    held = int(len(order) * args.validation)
+    data, check = everything.subset(np.sort(order[held:])), everything.subset(np.sort(order[:held]))
+    print(f"{len(data)} training positions, {len(check)} held out", file=sys.stderr)
+    w0 = weights().astype(np.float64)
+    k = fit_k(data, w0)
+    print(f"K = {k:.3f}; loss with current weights: training {loss(data, w0, k):.6f}, "
+          f"held out {loss(check, w0, k):.6f}", file=sys.stderr)
+    w = tune(data, w0, k, args.epochs, args.rate)
+    print(f"loss with tuned weights: training {loss(data, w, k):.6f}, held out {loss(check, w, k):.6f}",
+          file=sys.stderr)
+    if args.write:
+        write_values(w)
+        print(f"wrote {PARAMS_FILE}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
