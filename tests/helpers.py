@@ -19,9 +19,13 @@ BASE_SEED = int(os.environ.get("JITFISH_SEED", "20240531"))
 
 
 def data_dir() -> Path:
-    """The shared data folder: $JITFISH_DATA, else shared/data beside the repository."""
+    """The shared data folder: $JITFISH_DATA, else shared/data beside the repository, else the
+    copies of its test suites in tests/data/shared (so that a lone checkout tests too)."""
     override = os.environ.get("JITFISH_DATA")
-    return Path(override) if override else Path(__file__).parents[1].parent / "shared" / "data"
+    if override:
+        return Path(override)
+    beside = Path(__file__).parents[1].parent / "shared" / "data"
+    return beside if (beside / "perft.epd").is_file() else TESTS_DIR / "data" / "shared"
 
 
 def shared_file(name: str) -> str:
