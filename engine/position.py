@@ -144,6 +144,51 @@ def in_check(tab, pos):
 
 
 @njit(cache=True)
+def gives_check(tab, pos, move):
+    """Does the (legal) move check the opponent? Direct checks by the moved or promoted piece,
+    discovered checks by our sliders, the castling rook and en-passant discoveries included."""
+    bb, st = pos
+    us = st[ST_SIDE]
+    king = bb[(us ^ 1) * 6 + KING]
+    ksq = lsb(king)
+    frm, to, flag = move & 63, (move >> 6) & 63, move >> 12
+    occ = bb[BB_ALL]
+    moved = bit(frm)
+    if flag == CASTLE:
+        king_to, rook_to = castle_squares(frm, to)
+        after = (occ ^ bit(frm) ^ bit(to)) | bit(king_to) | bit(rook_to)
+        direct = rook_attacks(tab, rook_to, after)
+        moved |= bit(to)
+    else:
+        after = (occ ^ bit(frm)) | bit(to)
+        if flag == EN_PASSANT:
+            after ^= bit(to ^ 8)
+        direct = _attacks_from(tab, flag - 3 if flag >= PROMO_KNIGHT else st[ST_BOARD + frm] % 6, us, to, after)
+    if direct & king:
+        return True
+    o = us * 6
+    if bishop_attacks(tab, ksq, after) & (bb[o + BISHOP] | bb[o + QUEEN]) & ~moved:
+        return True
+    return (rook_attacks(tab, ksq, after) & (bb[o + ROOK] | bb[o + QUEEN]) & ~moved) != 0
+
+
+@njit(cache=True)
+def _attacks_from(tab, kind, colour, sq, occ):
+    """Squares a piece of type `kind` and `colour` on `sq` attacks (kings: none, for checks)."""
+    if kind == PAWN:
+        return pawn_attacks(tab, colour, sq)
+    if kind == KNIGHT:
+        return knight_attacks(tab, sq)
+    if kind == BISHOP:
+        return bishop_attacks(tab, sq, occ)
+    if kind == ROOK:
+        return rook_attacks(tab, sq, occ)
+    if kind == QUEEN:
+        return bishop_attacks(tab, sq, occ) | rook_attacks(tab, sq, occ)
+    return ONE ^ ONE
+
+
+@njit(cache=True)
 def en_passant_legal(tab, bb, us, frm, ep):
     """Does the capture frm x ep (en passant, by colour `us`) leave our king safe?
 

@@ -17,15 +17,15 @@ from engine.defs import BB_KEYS, BB_WHITE, KING, MAX_MOVES, MAX_PLY, PAWN, ST_HA
 from engine.draw import insufficient_material
 from engine.move import NULL_MOVE
 from engine.movegen import ALL, COUNT, NOISY, generate
-from engine.position import (current_key, in_check, last_move, make_move, make_null, piece_on, unmake_move,
-                             unmake_null)
+from engine.position import (current_key, gives_check, in_check, last_move, make_move, make_null, piece_on,
+                             unmake_move, unmake_null)
 from eval.evaluate import evaluate
 from search.movepick import (SCORE_COUNTER, SCORE_SHIFT, SEE_VALUES, captured_type, history_slot, is_noisy,
                              pick_next, score_moves, see_ge)
 from search.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE, MATE_IN_MAX, from_tt, probe, store, to_tt
 from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION, CTL_NODE_LIMIT,
-                              CTL_NODES, CTL_ROOT_COUNT, CTL_ROOT_FIRST, CTL_ROOT_PLY, CTL_SELDEPTH,
-                              CTL_STOP, PLIES, QUIETS_PER_PLY, WS_COUNTERS, WS_CTL, WS_EVALS,
+                              CTL_NODES, CTL_PROVE_MATE, CTL_ROOT_COUNT, CTL_ROOT_FIRST, CTL_ROOT_PLY,
+                              CTL_SELDEPTH, CTL_STOP, PLIES, QUIETS_PER_PLY, WS_COUNTERS, WS_CTL, WS_EVALS,
                               WS_KILLERS, WS_LMR, WS_MOVES, WS_PV, WS_PV_LEN, WS_QUIETS,
                               WS_ROOT_MOVES)
 
@@ -39,6 +39,7 @@ NODES = WS_CTL + CTL_NODES
 NODE_LIMIT = WS_CTL + CTL_NODE_LIMIT
 SELDEPTH = WS_CTL + CTL_SELDEPTH
 GENERATION = WS_CTL + CTL_GENERATION
+PROVE_MATE = WS_CTL + CTL_PROVE_MATE
 
 
 @njit(cache=True)
@@ -130,17 +131,21 @@ def qsearch(tab, pos, ws, tt, alpha, beta, ply):
                             or (tt_bound == BOUND_UPPER and tt_score <= alpha)):
             return tt_score
 
+    raw_eval = 0
     if checked:
         best = -INFINITE
         stand_pat = NO_EVAL
     else:
-        stand_pat = tt_eval if hit else evaluate(tab, pos, ws, False)
-        if hit and ((tt_bound == BOUND_LOWER and tt_score > stand_pat)
-                    or (tt_bound == BOUND_UPPER and tt_score < stand_pat)):
+        raw_eval = tt_eval if hit else evaluate(tab, pos, ws, False)
+        stand_pat = raw_eval
+        # A tighter bound from the table is a better guess, but not at PV nodes: a score that
+        # comes from it has no PV behind it.
+        if hit and not pv_node and ((tt_bound == BOUND_LOWER and tt_score > stand_pat)
+                                    or (tt_bound == BOUND_UPPER and tt_score < stand_pat)):
             stand_pat = tt_score
         if stand_pat >= beta:
             if not hit:
-                store(tt, key, 0, to_tt(stand_pat, ply), stand_pat, -1, BOUND_LOWER, ws[GENERATION])
+                store(tt, key, 0, to_tt(stand_pat, ply), raw_eval, -1, BOUND_LOWER, ws[GENERATION])
             return stand_pat
         if stand_pat > alpha:
             alpha = stand_pat
@@ -177,7 +182,7 @@ def qsearch(tab, pos, ws, tt, alpha, beta, ply):
                     break
                 alpha = score
     bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if pv_node and alpha > old_alpha else BOUND_UPPER)
-    store(tt, key, best_move, to_tt(best, ply), stand_pat if not checked else 0, 0, bound, ws[GENERATION])
+    store(tt, key, best_move, to_tt(best, ply), raw_eval, 0, bound, ws[GENERATION])
     return best
 
 
@@ -226,12 +231,15 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
     if root:
         tt_move = ws[WS_ROOT_MOVES + ws[WS_CTL + CTL_ROOT_FIRST]]
 
-    # Step 4. Static evaluation, refined by the table's bound when it is tighter.
+    # Step 4. Static evaluation, refined by the table's bound when it is tighter (the table keeps
+    # the raw evaluation: a refined one may be a mate score, which is only valid at its ply).
+    raw_eval = 0
     if checked:
         static_eval = NO_EVAL
         improving = False
     else:
-        static_eval = tt_eval if hit else evaluate(tab, pos, ws, False)
+        raw_eval = tt_eval if hit else evaluate(tab, pos, ws, False)
+        static_eval = raw_eval
         if hit and ((tt_bound == BOUND_LOWER and tt_score > static_eval)
                     or (tt_bound == BOUND_UPPER and tt_score < static_eval)):
             static_eval = tt_score
@@ -240,7 +248,8 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
     ws[WS_KILLERS + 2 * ply + 2] = 0
     ws[WS_KILLERS + 2 * ply + 3] = 0
 
-    if not pv_node and not checked:
+    selective = ws[PROVE_MATE] == 0
+    if not pv_node and not checked and selective:
         # Step 5. Reverse futility pruning: far above beta at low depth, a quiet move will hold it.
         if depth <= 7 and static_eval - 80 * (depth - (1 if improving else 0)) >= beta \
                 and abs(beta) < MATE_IN_MAX:
@@ -267,7 +276,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
                 return score
 
     # Step 8. Internal iterative reduction: without a table move this node is probably new.
-    if depth >= 4 and tt_move == 0 and (pv_node or cut_node):
+    if depth >= 4 and tt_move == 0 and (pv_node or cut_node) and selective:
         depth -= 1
 
     # Step 9. Generate and order the moves (at the root: the driver's list, in its order).
@@ -299,15 +308,17 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
     for i in range(start, end):
         move, order = pick_next(ws, i, end)
         noisy = is_noisy(pos, move)
-        if skip_quiets and not noisy:
+        checking = gives_check(tab, pos, move)
+        if skip_quiets and not noisy and not checking:
             continue
         move_count += 1
         if root:
             ws[WS_CTL + CTL_CURRMOVE] = move
             ws[WS_CTL + CTL_CURRMOVE_NUMBER] = move_count + ws[WS_CTL + CTL_ROOT_FIRST]
 
-        # Step 11. Shallow-depth pruning once a move has been found that avoids mate.
-        if not root and best_score > -MATE_IN_MAX and _has_pieces(pos):
+        # Step 11. Shallow-depth pruning once a move has been found that avoids mate. Checks
+        # are kept: they are where mates and perpetuals hide.
+        if not root and best_score > -MATE_IN_MAX and _has_pieces(pos) and not checking and selective:
             if not noisy:
                 # Late move pruning: the remaining quiet moves are unlikely to matter.
                 if depth <= 8 and move_count > (3 + depth * depth) // (1 if improving else 2):
@@ -322,15 +333,14 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
                 continue
 
         make_move(tab, pos, move)
-        gives_check = in_check(tab, pos)
 
         # Step 12. Check extension.
         new_depth = depth - 1
-        if gives_check and ply < 2 * MAX_PLY // 3:
+        if checking and ply < 2 * MAX_PLY // 3:
             new_depth += 1
 
         # Step 13. Late move reductions with a zero-window probe, then PVS re-searches.
-        if depth >= 3 and move_count > 1 + (1 if pv_node else 0) and (not noisy or order < 0):
+        if depth >= 3 and move_count > 1 + (1 if pv_node else 0) and (not noisy or order < 0) and selective:
             r = ws[WS_LMR + 64 * min(depth, 63) + min(move_count, 63)]
             if not pv_node:
                 r += 1
@@ -338,7 +348,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
                 r -= 1
             if cut_node:
                 r += 1
-            if gives_check:
+            if checking:
                 r -= 1
             if not noisy:
                 r -= ws[history_slot(side, move)] // 6000
@@ -389,6 +399,5 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
     # Step 15. Remember the result.
     bound = BOUND_LOWER if best_score >= beta else (BOUND_EXACT if pv_node and best_score > old_alpha
                                                     else BOUND_UPPER)
-    store(tt, key, best_move, to_tt(best_score, ply), static_eval if not checked else 0, depth, bound,
-          ws[GENERATION])
+    store(tt, key, best_move, to_tt(best_score, ply), raw_eval, depth, bound, ws[GENERATION])
     return best_score

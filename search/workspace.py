@@ -28,6 +28,7 @@ CTL_CURRMOVE = 6
 CTL_CURRMOVE_NUMBER = 7
 CTL_ROOT_FIRST = 8      # MultiPV: root moves before this index are already reported
 CTL_ROOT_COUNT = 9      # number of root moves
+CTL_PROVE_MATE = 10     # 1: `go mate` - no selectivity that can hide a mate (null move, LMR, ...)
 CTL_SIZE = 16
 
 _regions: list[tuple[str, int]] = []

@@ -10,7 +10,7 @@ import pytest
 
 from engine.board import Board
 from engine.fen import FenError
-from engine.position import compute_key
+from engine.position import compute_key, gives_check
 from tests.helpers import (
     assert_key_matches,
     assert_restored,
@@ -58,12 +58,15 @@ def check_position(board, py):
 
 
 def check_push_pop(board, moves, py):
-    """Every legal move, played and taken back, leaves all position arrays as they were, and the
-    incremental key after it equals the key computed from scratch."""
+    """Every legal move, played and taken back, leaves all position arrays as they were, the
+    incremental key after it equals the key computed from scratch, and gives_check predicted
+    whether it checks."""
     before = snapshot(board)
     for move in moves:
+        checks = bool(gives_check(board.tab, board.arrays, move))
         board.push(move)
         assert board.key == int(compute_key(board.tab, board.arrays)), f"after {board.uci(move)} {describe(py)}"
+        assert checks == board.is_check(), f"gives_check wrong for {board.uci(move)} {describe(py)}"
         board.pop()
         assert_restored(before, board, move, py)
 

@@ -166,6 +166,26 @@ def tune(data: Dataset, w: np.ndarray, k: float, epochs: int, rate: float) -> np
     return w
 
 
+def fit_wdl(data: Dataset, w: np.ndarray) -> tuple[float, float]:
+    """(a, b) of the win/draw/loss model P(win) = 1 / (1 + exp((a - eval) / b)),
+    P(loss) = 1 / (1 + exp((a + eval) / b)), by maximum likelihood over the game results."""
+    e = _evals(data.indptr, data.indices, data.values, data.phase, data.scale, data.extra, w)
+    win, draw = data.result == 1.0, data.result == 0.5
+    loss_ = ~(win | draw)
+
+    def log_likelihood(a: float, b: float) -> float:
+        pw = 1 / (1 + np.exp((a - e) / b))
+        pl = 1 / (1 + np.exp((a + e) / b))
+        pd = np.clip(1 - pw - pl, 1e-9, 1)
+        return float(np.log(pw[win] + 1e-9).sum() + np.log(pd[draw]).sum() + np.log(pl[loss_] + 1e-9).sum())
+
+    best = (float("-inf"), 0.0, 0.0)
+    for a in np.arange(0, 601, 10):
+        for b in np.arange(20, 401, 10):
+            best = max(best, (log_likelihood(a, b), float(a), float(b)))
+    return best[1], best[2]
+
+
 def write_values(w: np.ndarray) -> None:
     """Replace the values section of eval/params.py with the given weights."""
     text = PARAMS_FILE.read_text()
@@ -186,6 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=1.0, help="Adam step size in centipawns")
     parser.add_argument("--validation", type=float, default=0.1, help="share held out to check the fit")
     parser.add_argument("--write", action="store_true", help="rewrite eval/params.py with the result")
+    parser.add_argument("--wdl", action="store_true", help="also fit the win/draw/loss model")
     args = parser.parse_args(argv)
 
     everything = Dataset(args.data, args.limit)
@@ -200,6 +221,9 @@ def main(argv: list[str] | None = None) -> int:
     w = tune(data, w0, k, args.epochs, args.rate)
     print(f"loss with tuned weights: training {loss(data, w, k):.6f}, held out {loss(check, w, k):.6f}",
           file=sys.stderr)
+    if args.wdl:
+        a, b = fit_wdl(everything, w)
+        print(f"WDL model: a = {a:.0f}, b = {b:.0f} (set WDL_A, WDL_B in eval/params.py)", file=sys.stderr)
     if args.write:
         write_values(w)
         print(f"wrote {PARAMS_FILE}", file=sys.stderr)

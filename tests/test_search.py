@@ -1,0 +1,46 @@
+"""Pins what the search must find: forced mates within the exact depth (`go mate`), a sample of
+Win At Chess, draws by rule inside the tree, and the node-count determinism `bench` relies on."""
+
+import chess
+import pytest
+
+from engine.board import Board
+from engine.move import move_to_uci
+from engine.timeman import Limits
+from search.driver import Searcher
+from search.tt import MATE
+from tests.helpers import shared_file
+
+
+def fens(name: str) -> list[str]:
+    return [line.strip() for line in open(shared_file(name)) if line.strip()]
+
+
+@pytest.fixture(scope="module")
+def searcher():
+    return Searcher(16)
+
+
+def solve(searcher: Searcher, fen: str, **limits):
+    board = Board(fen)
+    searcher.clear()
+    searcher.prepare()
+    return board, searcher.run(board, Limits(**limits), lambda line: None)
+
+
+def assert_mates(board: Board, result, moves: int) -> None:
+    """The result announces mate in at most `moves` and its PV mates (replayed in python-chess)."""
+    assert result.score >= MATE - (2 * moves - 1), f"no mate in {moves} found in {board.fen()}"
+    py = chess.Board(board.fen())
+    for move in result.lines[0].moves:
+        py.push_uci(move_to_uci(move, False))
+    assert py.is_checkmate(), f"PV does not end in mate in {board.fen()}"
+
+
+@pytest.mark.parametrize("moves, name", [(1, "mate1.fen"), (2, "mate2.fen"), (3, "mate3.fen"),
+                                         (4, "mate4.fen")])
+def test_mate_suites_at_exact_depth(searcher, moves, name):
+    """`go mate N` searches without mate-hiding selectivity, so 2N-1 plies must prove it."""
+    for fen in fens(name):
+        board, result = solve(searcher, fen, mate=moves, depth=2 * moves - 1)
+        assert_mates(board, result, moves)
