@@ -43,9 +43,8 @@ class Budget:
 
 def plan(limits: Limits, side: int, overhead_ms: int) -> Budget:
     """The soft and hard time limits for one move."""
-    if limits.movetime is not None:
-        hard = max(1.0, limits.movetime - overhead_ms)
-        return Budget(hard, hard)
+    if limits.movetime is not None:     # "search exactly x mseconds": no soft limit to stop earlier
+        return Budget(None, max(1.0, limits.movetime - overhead_ms))
     clock = limits.wtime if side == WHITE else limits.btime
     if clock is None:
         return Budget(None, None)

@@ -19,6 +19,7 @@ ENGINE_NAME = "Jitfish 0.1.0"
 ENGINE_AUTHOR = "the Jitfish developers"
 MAX_PERFT_DEPTH = 20
 NUMBER_LIMIT = 1 << 60            # larger `go` numbers are clamped to this
+MAX_ERROR_LENGTH = 300
 GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
 GO_FLAGS = ("infinite", "ponder")
 
@@ -37,7 +38,8 @@ class UciLoop:
         self.board = None
         self.searcher = None
         self.worker: threading.Thread | None = None
-        self.worker_waits_for_stop = False     # infinite or ponder search: only `stop` ends it
+        self.worker_what = ""                  # "search", "perft" or "bench"
+        self.worker_ending = True              # stopped, or its result sent: it exits at once
         self.debug = False
         self._position_cache: tuple[str, list[str]] | None = None
         self.commands: dict[str, Callable[[list[str]], bool | None]] = {
@@ -61,6 +63,8 @@ class UciLoop:
             self._write(line + "\n")
 
     def error(self, message: str) -> None:
+        if len(message) > MAX_ERROR_LENGTH:      # it may quote a huge line back
+            message = message[:MAX_ERROR_LENGTH] + "..."
         self.send(f"info string error: {message}")
 
     def _initialise(self) -> None:
@@ -84,21 +88,30 @@ class UciLoop:
         return self.worker is not None and self.worker.is_alive()
 
     def require_idle(self, what: str) -> None:
-        """Wait for a search that ends by itself; refuse while one waits for `stop`."""
+        """Wait for a worker that is ending; refuse while one still works (however long it may
+        take), so that this loop never blocks and always reads `stop` and `quit`."""
         if self.busy():
-            if self.worker_waits_for_stop:
-                raise UciError(f"{what} ignored: a search is running (send stop first)")
+            if not self.worker_ending:
+                hint = " (send stop first)" if self.worker_what == "search" else ""
+                raise UciError(f"{what} ignored: a {self.worker_what} is running{hint}")
             self.worker.join()
 
-    def start_worker(self, target: Callable[[], None], waits_for_stop: bool = False) -> None:
+    def start_worker(self, target: Callable[[], None], what: str) -> None:
         def guarded() -> None:
             try:
                 target()
             except Exception as exc:   # never let a worker die silently
                 self.error(f"internal error {type(exc).__name__}: {exc}")
-        self.worker_waits_for_stop = waits_for_stop
+            finally:
+                self.worker_ending = True
+        self.worker_what, self.worker_ending = what, False
         self.worker = threading.Thread(target=guarded, name="jitfish-worker", daemon=True)
         self.worker.start()
+
+    def send_result(self, line: str) -> None:
+        """A worker's last line: once the GUI can see it, commands may wait for the worker to exit."""
+        self.worker_ending = True
+        self.send(line)
 
     def run(self, lines: Iterable[str]) -> None:
         """Handle lines until `quit` or the end of input."""
@@ -174,9 +187,21 @@ class UciLoop:
         elif option.name == "Clear Hash":
             self.searcher.clear()
         elif option.name == "UCI_Chess960":
-            self.board.set_fen(self.board.fen(), chess960=bool(typed))
-            self._position_cache = None
+            self._set_chess960(bool(typed))
         self.options.set(option.name, value)
+
+    def _set_chess960(self, chess960: bool) -> None:
+        """Keep the position in the new castling mode; one whose castling rights only Chess960 has
+        becomes the start position (GUIs send `position` before `go` anyway)."""
+        from engine.board import Board
+        from engine.fen import FenError
+
+        try:
+            self.board.set_fen(self.board.fen(), chess960=chess960)
+        except FenError as exc:
+            self.board = Board(chess960=chess960)
+            self.send(f"info string position reset to the start position ({exc})")
+        self._position_cache = None
 
     def cmd_ucinewgame(self, args: list[str]) -> None:
         self.wait_ready()
@@ -249,11 +274,10 @@ class UciLoop:
             elif token == "searchmoves":
                 i += 1
                 while i < len(args) and args[i] not in GO_NUMBERS + GO_FLAGS + ("searchmoves",):
-                    try:
-                        self.board.parse_uci(args[i])
+                    try:      # either castling notation; the search compares the board's own
+                        limits.searchmoves.append(self.board.uci(self.board.parse_uci(args[i])))
                     except ValueError as exc:
                         raise UciError(f"go searchmoves: {exc}") from None
-                    limits.searchmoves.append(args[i])
                     i += 1
             else:
                 raise UciError(f"go: unknown parameter {token!r}")
@@ -267,7 +291,7 @@ class UciLoop:
                 raise UciError(f"usage: go perft <depth 1..{MAX_PERFT_DEPTH}>")
             depth = int(args[1])
             board = self.board.copy()
-            self.start_worker(lambda: self._perft(board, depth))
+            self.start_worker(lambda: self._perft(board, depth), "perft")
             return
         limits = self.parse_go(args)
         board = self.board.copy()
@@ -281,9 +305,9 @@ class UciLoop:
             text = f"bestmove {board.uci(result.best)}"
             if result.best and result.ponder:
                 text += f" ponder {board.uci(result.ponder)}"
-            self.send(text)
+            self.send_result(text)
 
-        self.start_worker(think, waits_for_stop=limits.infinite or limits.ponder)
+        self.start_worker(think, "search")
 
     def _perft(self, board, depth: int) -> None:
         from perft.perft import divide
@@ -295,19 +319,19 @@ class UciLoop:
             total += count
         elapsed = time.perf_counter() - start
         self.send("")
-        self.send(f"Nodes searched: {total}")
         if self.debug:
             self.send(f"info string perft {depth} took {elapsed:.3f} s")
+        self.send_result(f"Nodes searched: {total}")
 
     def cmd_stop(self, args: list[str]) -> None:
         if self.searcher is not None:
             self.searcher.stop()
-        self.worker_waits_for_stop = False     # it is ending: later commands may wait for it
+        if self.worker_what == "search":
+            self.worker_ending = True          # later commands may wait for it
 
     def cmd_ponderhit(self, args: list[str]) -> None:
         if self.searcher is not None:
             self.searcher.ponderhit()
-        self.worker_waits_for_stop = False
 
     def cmd_quit(self, args: list[str]) -> bool:
         if self.searcher is not None:
@@ -339,13 +363,19 @@ class UciLoop:
         if args and (not args[0].isdigit() or not 1 <= int(args[0]) <= 30):
             raise UciError("usage: bench [depth 1..30]")
         self.wait_ready()
-        if self.busy():
-            raise UciError("bench ignored: a search is running")
+        self.require_idle("bench")
         depth = int(args[0]) if args else BENCH_DEPTH
-        self.start_worker(lambda: search_bench(depth, out=lambda line: self.send(f"info string {line}")))
+
+        def bench() -> None:
+            search_bench(depth, out=lambda line: self.send(f"info string {line}"))
+
+        self.start_worker(bench, "bench")
 
 
 def main() -> None:
-    """Run the UCI loop on stdin/stdout."""
+    """Run the UCI loop on stdin/stdout; bytes that are not text in the locale's encoding are
+    replaced (they make an unknown command, never an exception), in and out."""
+    sys.stdin.reconfigure(errors="replace")
+    sys.stdout.reconfigure(errors="backslashreplace")
     loop = UciLoop()
     loop.run(sys.stdin)

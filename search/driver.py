@@ -66,6 +66,7 @@ class Searcher:
         self._budget_lock = threading.Lock()
         self._pondering = False
         self._armed = False
+        self._node_limit = 0
         self._chess960 = False
 
     # ---- control from other threads ------------------------------------------------------------
@@ -84,8 +85,10 @@ class Searcher:
             self.ctl[CTL_STOP] = 1
 
     def _arm(self) -> None:
-        """From now on stop requests interrupt the search (one may already be pending)."""
+        """From now on stop requests and the node limit interrupt the search (a stop may already be
+        pending)."""
         self._armed = True
+        self.ctl[CTL_NODE_LIMIT] = self._node_limit
         if self._stop.is_set():
             self.ctl[CTL_STOP] = 1
 
@@ -127,7 +130,8 @@ class Searcher:
         ctl[CTL_SELDEPTH] = 0
         ctl[CTL_GENERATION] = self.generation
         ctl[CTL_ROOT_PLY] = board.ply
-        ctl[CTL_NODE_LIMIT] = limits.nodes or 0
+        ctl[CTL_NODE_LIMIT] = 0               # set by _arm(): depth 1 always finishes
+        self._node_limit = limits.nodes or 0
         self._chess960 = board.chess960
 
         root_moves = board.legal_moves()
@@ -145,9 +149,9 @@ class Searcher:
 
         with self._budget_lock:
             self._limits, self._side, self._overhead = limits, board.turn, overhead_ms
-            self._pondering = limits.ponder
+            self._pondering = limits.ponder and not self._ponderhit.is_set()   # it may come before we start
             self._clock_start = start
-            self._budget = Budget(None, None) if limits.ponder else plan(limits, board.turn, overhead_ms)
+            self._budget = Budget(None, None) if self._pondering else plan(limits, board.turn, overhead_ms)
             self._deadline = _Deadline(self, self._budget.hard, start)
         monitor = _CurrMoveReporter(self, report, start)
         max_depth = min(limits.depth or MAX_PLY - 4, MAX_PLY - 4)
@@ -166,7 +170,7 @@ class Searcher:
                 if len(new_lines) < multipv and depth > 1:
                     break                     # stopped inside the iteration: keep the last full one
                 if new_lines:
-                    lines = new_lines
+                    lines = self._rank(new_lines)
                     depth_done = depth
                     for k, line in enumerate(lines):
                         report(self._info(depth, k + 1, line, start))
@@ -198,6 +202,13 @@ class Searcher:
         best_line = lines[0]
         ponder = best_line.moves[1] if len(best_line.moves) > 1 else self._ponder_from_tt(board, best_line.moves[0])
         return Result(best_line.moves[0], ponder, best_line.score, depth_done, int(ctl[CTL_NODES]), lines)
+
+    def _rank(self, lines: list[Line]) -> list[Line]:
+        """The lines best first (each is searched without the moves of those before it, and a
+        later one can come back with a higher score) and the root moves in that order."""
+        lines = sorted(lines, key=lambda line: line.score, reverse=True)
+        self.ws[WS_ROOT_MOVES:WS_ROOT_MOVES + len(lines)] = [line.moves[0] for line in lines]
+        return lines
 
     def _out_of_time(self, limits: Limits, best_changes: float, score_drop: bool, root_count: int) -> bool:
         """Should iterative deepening stop before starting another iteration?"""
@@ -299,6 +310,7 @@ class _Deadline:
         self._timer = None
         if hard_ms is not None:
             delay = max(0.0, start + hard_ms / 1000 - time.perf_counter())
+            delay = min(delay, threading.TIMEOUT_MAX)      # `go movetime 10^18` must not overflow the wait
             self._timer = threading.Timer(delay, searcher.stop)
             self._timer.daemon = True
             self._timer.start()

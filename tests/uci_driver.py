@@ -1,35 +1,44 @@
-"""The real engine executable on pipes, as a GUI drives it, for the UCI protocol tests.
+"""The real engine executable on pipes, driven as a GUI drives it, for the UCI protocol tests.
 
 `UciEngine` sends command lines and reads the engine's lines with timeouts (a reader thread stamps
 each line with its arrival time, so latencies do not depend on when the test looks). Every line it
 reads is checked: `info` lines must be well-formed and their `pv`/`currmove` moves legal from the
-position of the last `go`, `bestmove` and `ponder` legal in order (python-chess is the reference).
-The position is known when it was set with `position()`; a raw `position` line sent with `send()`
-makes it unknown, and then moves are only checked for their form.
+position of the last `go`; `bestmove` and `ponder` must be legal in turn (python-chess is the
+reference, castling notation included). That position is `board`, which `position()` sets. Raw
+`position` lines sent with `send()` leave it alone (a refused one must not change the engine's
+position either); a test that sends accepted ones sets `board` itself, or to None: then moves are
+only checked for their form.
 """
 
 from __future__ import annotations
 
+import os
 import queue
 import re
 import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Self
 
 import chess
+import pytest
 
+ROOT = Path(__file__).resolve().parents[1]
 ENGINE_COMMAND = [str(Path(sys.executable).parent / "jitfish")]
-READY_TIMEOUT = 180.0         # a kernel edit makes the first start compile for up to a minute
-REPLY_TIMEOUT = 10.0          # for answers that need no compilation and no long search
+STRICT_UTF8 = {"PYTHONIOENCODING": "utf-8"}  # as under a UTF-8 locale: bytes that are not UTF-8 are an error
+READY_TIMEOUT = 180.0         # after a kernel edit the first start compiles for up to a minute
+REPLY_TIMEOUT = 60.0          # generous: the first use of a lazily compiled kernel (eval, perft) may compile
 INT_FIELDS = {"depth", "seldepth", "time", "nodes", "multipv", "currmovenumber", "hashfull", "nps",
               "tbhits", "sbhits", "cpuload"}
-MOVE_TEXT = re.compile(r"^([a-h][1-8]){2}[qrbn]?$|^0000$")
-OPTION_LINE = re.compile(r"^option name (?P<name>\S.*?) type (?P<type>check|spin|combo|button|string)"
+MOVE_TEXT = re.compile(r"([a-h][1-8]){2}[qrbn]?")
+OPTION_LINE = re.compile(r"option name (?P<name>\S.*?) type (?P<type>check|spin|combo|button|string)"
                          r"(?: default (?P<default>.*?))?(?: min (?P<min>-?\d+) max (?P<max>-?\d+))?"
-                         r"(?P<vars>(?: var \S.*?)*)$")
+                         r"(?P<vars>(?: var \S.*?)*)")
 
 
 @dataclass
@@ -53,15 +62,16 @@ class Search:
         return self.lines[-1].at - self.sent_at
 
     def final(self) -> list[dict]:
-        """The info lines with a pv of the last depth reported (one per multipv line)."""
+        """The exact-score info lines with a pv of the last depth reported, in multipv order."""
         with_pv = [i for i in self.infos if "pv" in i and "bound" not in i]
         last = max((i["depth"] for i in with_pv), default=None)
-        return [i for i in with_pv if i["depth"] == last]
+        return sorted((i for i in with_pv if i["depth"] == last), key=lambda i: i.get("multipv", 1))
 
 
 def parse_option(text: str) -> dict:
-    """The fields of an `option` line; AssertionError when it is malformed."""
-    match = OPTION_LINE.match(text)
+    """The fields of an `option` line (name, type, default, min, max, vars); AssertionError when it
+    is malformed or inconsistent (a default outside min..max, var on a spin, ...)."""
+    match = OPTION_LINE.fullmatch(text)
     assert match, f"malformed option line {text!r}"
     fields = match.groupdict()
     kind = fields["type"]
@@ -73,38 +83,13 @@ def parse_option(text: str) -> dict:
         assert fields["default"] in ("true", "false"), text
     choices = [v for v in fields.pop("vars").split(" var ") if v]
     assert bool(choices) == (kind == "combo"), f"var only and always for combo: {text!r}"
-    if kind == "combo":
-        assert fields["default"] in choices, text
+    assert kind != "combo" or fields["default"] in choices, text
     return {**fields, "vars": choices}
 
 
-def check_moves(board: chess.Board | None, moves: list[str], context: str) -> None:
-    """Each move is well-formed and, when the board is known, legal in order and written the way
-    the board's mode writes it (castling king-takes-rook in Chess960, e1g1 otherwise)."""
-    for text in moves:
-        assert MOVE_TEXT.match(text) and text != "0000", f"malformed move {text!r} in {context!r}"
-    if board is None:
-        return
-    board = board.copy(stack=False)
-    for text in moves:
-        move = chess.Move.from_uci(text)
-        if not board.is_legal(move):
-            move = board.parse_uci(text) if _castling_in_other_notation(board, text) else None
-            assert move is not None, f"illegal move {text} at {board.fen()} in {context!r}"
-        assert board.uci(move) == text, f"{text} should be written {board.uci(move)} in {context!r}"
-        board.push(move)
-
-
-def _castling_in_other_notation(board: chess.Board, text: str) -> bool:
-    try:
-        return board.is_castling(board.parse_uci(text))
-    except ValueError:
-        return False
-
-
 def parse_info(text: str) -> dict:
-    """The fields of an `info` line (numbers as int; score as ("cp"|"mate", n), bound under "bound";
-    pv as a list); AssertionError when it is malformed."""
+    """The fields of an `info` line: numbers as int, score as ("cp"|"mate", n) with its bound under
+    "bound", pv as a list of move texts; AssertionError when it is malformed."""
     tokens = text.split()
     assert tokens[0] == "info", text
     info: dict = {}
@@ -139,18 +124,36 @@ def parse_info(text: str) -> dict:
     return info
 
 
-class UciEngine:
-    """One engine process. Use as a context manager; `start()` does the handshake."""
+def check_moves(board: chess.Board | None, moves: list[str], context: str) -> None:
+    """Each move is well-formed and, when the board is known, legal in turn and written the way the
+    board's mode writes it (castling king-takes-rook in Chess960, e1g1 otherwise)."""
+    for text in moves:
+        assert MOVE_TEXT.fullmatch(text), f"malformed move {text!r} in {context!r}"
+    if board is None:
+        return
+    board = board.copy(stack=False)
+    for text in moves:
+        try:
+            move = board.parse_uci(text)      # takes either castling notation
+        except ValueError:
+            raise AssertionError(f"illegal move {text} at {board.fen()} in {context!r}") from None
+        assert board.uci(move) == text, f"{text} should be written {board.uci(move)} in {context!r}"
+        board.push(move)
 
-    def __init__(self, command: list[str] | None = None) -> None:
-        self.proc = subprocess.Popen(command or ENGINE_COMMAND, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, cwd=Path(__file__).resolve().parents[1])
+
+class UciEngine:
+    """One engine process. `start()` does the handshake; use it as a context manager."""
+
+    def __init__(self, command: list[str] | None = None, env: dict[str, str] | None = None) -> None:
         self.started_at = time.perf_counter()
+        self.proc = subprocess.Popen(command or ENGINE_COMMAND, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, cwd=ROOT, env={**os.environ, **(env or {})})
         self._lines: queue.Queue[Line | None] = queue.Queue()
         self._stderr: list[bytes] = []
-        self.board: chess.Board | None = chess.Board()     # the position the engine has, if known
-        self.searched: chess.Board | None = None            # the position of the last `go`
+        self.board: chess.Board | None = chess.Board()     # the engine's position, if known
+        self.searched: chess.Board | None = None            # `board` when the last `go` was sent
         self.options: dict[str, dict] = {}
+        self.ids: dict[str, str] = {}
         self.uciok_seconds = self.readyok_seconds = None
         self._threads = [threading.Thread(target=self._read_stdout, daemon=True),
                          threading.Thread(target=self._read_stderr, daemon=True)]
@@ -170,7 +173,7 @@ class UciEngine:
     def stderr(self) -> str:
         return b"".join(self._stderr).decode("utf-8", "replace")
 
-    def __enter__(self) -> UciEngine:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -179,12 +182,9 @@ class UciEngine:
     # ---- talking --------------------------------------------------------------------------------
 
     def send(self, line: str | bytes) -> float:
-        """Write one line (a newline is added); returns when it was sent."""
+        """Write one line (the newline is added); returns when it was sent."""
         data = line if isinstance(line, bytes) else line.encode()
-        words = data.split()
-        if words[:1] == [b"position"]:
-            self.board = None
-        elif words[:1] == [b"go"]:
+        if data.split()[:1] == [b"go"]:
             self.searched = self.board
         sent = time.perf_counter()
         self.proc.stdin.write(data + b"\n")
@@ -196,7 +196,7 @@ class UciEngine:
         try:
             line = self._lines.get(timeout=timeout)
         except queue.Empty:
-            raise TimeoutError(f"no line from the engine within {timeout} s") from None
+            raise TimeoutError(f"no line from the engine within {timeout:.1f} s") from None
         if line is None:
             self._lines.put(None)
             raise EOFError(f"the engine ended (exit code {self.proc.poll()}); stderr: {self.stderr[-2000:]}")
@@ -204,70 +204,107 @@ class UciEngine:
         return line
 
     def read_until(self, prefix: str, timeout: float = REPLY_TIMEOUT) -> list[Line]:
-        """Lines up to and including the first whose first word is `prefix`, all within `timeout`."""
+        """Lines up to and including the first that starts with `prefix`, all within `timeout`."""
         deadline = time.perf_counter() + timeout
         lines = []
         while True:
             lines.append(self.read(max(0.0, deadline - time.perf_counter())))
-            if lines[-1].text.split()[:1] == [prefix]:
+            if lines[-1].text.startswith(prefix):
                 return lines
 
-    def pending(self, wait: float = 0.0) -> list[str]:
-        """Lines that arrive within `wait` seconds (none awaited beyond that)."""
-        texts = []
+    def pending(self, wait: float = 0.0) -> list[Line]:
+        """The lines that come while no gap between them is longer than `wait` seconds."""
+        lines = []
         try:
             while True:
-                texts.append(self.read(wait).text)
+                lines.append(self.read(wait))
         except TimeoutError:
-            return texts
+            return lines
 
     def sync(self, timeout: float = REPLY_TIMEOUT) -> list[str]:
-        """Send `isready`; the texts of the lines before `readyok`."""
+        """Send `isready`; the texts of the lines that came before `readyok`."""
         self.send("isready")
         return [line.text for line in self.read_until("readyok", timeout)[:-1]]
 
     def errors_after(self, line: str | bytes) -> list[str]:
-        """Send a line, then `isready`: the `info string error` lines answered before `readyok`."""
+        """Send a line, then `isready`: the `info string error` lines that came before `readyok`."""
         self.send(line)
         return [text for text in self.sync() if text.startswith("info string error")]
 
     def start(self) -> UciEngine:
-        """The `uci` handshake (options checked and kept), then `isready` with the compile allowance."""
-        sent = self.send("uci")
+        """The `uci` handshake (option lines checked and kept), then `isready` with the compile
+        allowance. Records the seconds to `uciok` (from the start of the process) and to `readyok`."""
+        self.send("uci")
         lines = self.read_until("uciok")
-        self.uciok_seconds = lines[-1].at - sent
+        self.uciok_seconds = lines[-1].at - self.started_at
         for line in lines[:-1]:
             if line.text.startswith("option "):
                 option = parse_option(line.text)
                 self.options[option["name"]] = option
+            elif line.text.startswith("id "):
+                _, key, value = line.text.split(" ", 2)
+                self.ids[key] = value
         sent = self.send("isready")
         self.readyok_seconds = self.read_until("readyok", READY_TIMEOUT)[-1].at - sent
         return self
 
     def position(self, fen: str | None = None, moves: tuple[str, ...] | list[str] = (),
                  chess960: bool = False) -> chess.Board:
-        """Set a position the engine must accept (checked with `isready`); returns it as python-chess has it."""
+        """Set a position the engine must accept; returns it as python-chess has it."""
         board = chess.Board(fen or chess.STARTING_FEN, chess960=chess960)
         for move in moves:
             board.push(board.parse_uci(move))
-        text = f"position {'fen ' + fen if fen else 'startpos'}" + (f" moves {' '.join(moves)}" if moves else "")
-        self.send(text)
-        errors = [t for t in self.sync() if t.startswith("info string error")]
+        text = f"position {'fen ' + fen if fen else 'startpos'}"
+        text += f" moves {' '.join(moves)}" if moves else ""
+        errors = self.errors_after(text)
         assert not errors, f"{text!r} was refused: {errors}"
         self.board = board
         return board
 
     def go(self, args: str = "", timeout: float = 60.0) -> Search:
         """Send `go <args>` and read up to `bestmove`."""
-        sent = self.send(f"go {args}".strip())
-        return self.finish_search(sent, timeout)
+        return self.finish_search(self.send(f"go {args}".strip()), timeout)
 
-    def finish_search(self, sent: float, timeout: float = REPLY_TIMEOUT) -> Search:
-        """Read the rest of the search started at `sent` up to `bestmove`."""
-        lines = self.read_until("bestmove", timeout)
+    def finish_search(self, sent: float, timeout: float = REPLY_TIMEOUT, earlier: list[Line] = ()) -> Search:
+        """Read the rest of the search started at `sent` up to `bestmove`; `earlier` are its lines
+        read before."""
+        lines = [*earlier, *self.read_until("bestmove", timeout)]
         words = lines[-1].text.split()
         infos = [parse_info(line.text) for line in lines if line.text.startswith("info")]
         return Search(infos, words[1], words[3] if len(words) > 3 else None, lines, sent)
+
+    def interrupt(self, args: str, command: str, after: float = 0.0) -> tuple[Search, float]:
+        """`go <args>`, then after `after` seconds, in which its bestmove must not come, `command`
+        (`stop`, `ponderhit`). Returns the search and the seconds from `command` to `bestmove`."""
+        sent = self.send(f"go {args}")
+        time.sleep(after)
+        earlier = self.pending()
+        assert not [line for line in earlier if line.text.startswith("bestmove")], f"bestmove before {command}"
+        at = self.send(command)
+        search = self.finish_search(sent, earlier=earlier)
+        return search, search.lines[-1].at - at
+
+    def fen(self) -> str:
+        """The engine's position as `d` shows it."""
+        self.send("d")
+        return next(text for text in self.sync() if text.startswith("Fen: "))[5:]
+
+    def set_option(self, name: str, value: object = None) -> None:
+        """`setoption`, which must be accepted."""
+        text = f"setoption name {name}" + ("" if value is None else f" value {value}")
+        errors = self.errors_after(text)
+        assert not errors, f"{text!r} was refused: {errors}"
+
+    def reset(self) -> None:
+        """Back to a fresh game: any search stopped, every option at its default, the start position."""
+        self.send("stop")
+        self.sync()
+        self.pending(0.05)              # the bestmove of a search a failed test left running
+        for name, option in self.options.items():
+            if option["type"] != "button":
+                self.set_option(name, option["default"])
+        self.send("ucinewgame")
+        self.position()
 
     def close(self, timeout: float = 5.0) -> int:
         """Send `quit` (if it can still listen), wait, kill if needed; the exit code."""
@@ -296,13 +333,46 @@ class UciEngine:
             check_moves(self.searched, info.get("pv", []), text)
             check_moves(self.searched, [info["currmove"]] if "currmove" in info else [], text)
         elif words[:1] == ["bestmove"]:
-            self._check_bestmove(words, text)
+            assert len(words) in (2, 4) and words[2:3] in ([], ["ponder"]), f"malformed {text!r}"
+            if words[1] != "0000":
+                check_moves(self.searched, words[1::2], text)
+            else:
+                assert len(words) == 2, f"a ponder move after a null bestmove: {text!r}"
+                board = self.searched
+                assert board is None or not any(board.legal_moves), f"{text!r} at {board.fen()}"
 
-    def _check_bestmove(self, words: list[str], text: str) -> None:
-        assert len(words) in (2, 4) and (len(words) == 2 or words[2] == "ponder"), f"malformed {text!r}"
-        board = self.searched
-        if words[1] == "0000":
-            assert len(words) == 2, f"ponder move after a null bestmove: {text!r}"
-            assert board is None or not any(board.legal_moves), f"{text!r} with legal moves at {board.fen()}"
-            return
-        check_moves(board, words[1::2], text)
+
+@contextmanager
+def running_engine(env: dict[str, str] | None = None) -> Iterator[UciEngine]:
+    """A started engine, closed afterwards; it must not have written a traceback to stderr."""
+    with UciEngine(env=STRICT_UTF8 if env is None else env) as engine:
+        engine.start()
+        yield engine
+    assert "Traceback" not in engine.stderr, engine.stderr[-3000:]
+
+
+# Fixtures for the test modules, which import them: one engine per module, a fresh game per test.
+
+@pytest.fixture(scope="module")
+def engine() -> Iterator[UciEngine]:
+    with running_engine() as started:
+        yield started
+
+
+@pytest.fixture
+def quiet_machine() -> None:
+    """Skips a test whose time bounds are tight when more work is runnable than there are cores:
+    other jobs (a tuner, data generation) then starve the engine's threads for 100 ms and more.
+    JITFISH_IGNORE_LOAD=1 runs it anyway."""
+    load, cores = os.getloadavg()[0], os.cpu_count() or 1
+    if load > cores + 0.5 and not os.environ.get("JITFISH_IGNORE_LOAD"):
+        pytest.skip(f"machine busy (load average {load:.1f} on {cores} cores): timing not reliable "
+                    f"(JITFISH_IGNORE_LOAD=1 runs it anyway)")
+
+
+@pytest.fixture
+def uci(engine: UciEngine) -> Iterator[UciEngine]:
+    """The module's engine in a fresh game with every option at its default."""
+    engine.reset()
+    yield engine
+    assert "Traceback" not in engine.stderr, engine.stderr[-3000:]

@@ -1,0 +1,398 @@
+"""The UCI protocol through the real executable: handshake, every `go` form, MultiPV, Chess960,
+options, perft and the `d`/`eval`/`bench` extensions. Every info line and bestmove the engine
+sends is checked for legality by the driver (tests/uci_driver.py)."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+# ruff: noqa: F811 - the fixtures imported here are test parameters of the same name
+from tests.uci_driver import UciEngine, engine, running_engine, uci  # noqa: F401
+from tools.make_chess960_perft import pychess_perft
+
+MIDDLEGAME = "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7"
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+BOTH_WINGS_FREE = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"
+MATE_IN_1 = "6k1/5ppp/8/8/8/8/5PPP/1R4K1 w - - 0 1"
+MATES_IN_2 = [  # (position, the only first move that mates in 2), found by brute force with python-chess
+    ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "d5f6"),
+    ("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", "g2g1"),
+    ("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", "a1a6"),
+]
+NO_LEGAL_MOVE = [(  # (position, the score of the info line before `bestmove 0000`)
+    "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", ("mate", 0)), ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", ("cp", 0))]
+TWO_LEGAL_MOVES = "7k/8/8/8/8/8/6PP/6RK w - - 0 1"     # g2g3, g2g4 (h2 pawn moves too: h2h3, h2h4)
+CHESS960_START = "rknqnbbr/pppppppp/8/8/8/8/PPPPPPPP/RKNQNBBR w KQkq - 0 1"      # position 734
+CHESS960_CASTLING = ["d2d4", "d7d5", "c1d3", "c8d6", "d1d2", "d8d7", "b1a1", "b8a8"]   # both castle long
+CHESS960_AFTER = "2krnbbr/pppqpppp/3n4/3p4/3P4/3N4/PPPQPPPP/2KRNBBR w - - 6 5"
+EXPECTED_OPTIONS = {"Hash", "Clear Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "UCI_Chess960"}
+
+
+def depths(search) -> list[int]:
+    """The depths of the exact-score pv lines, in the order reported."""
+    return [i["depth"] for i in search.infos if "pv" in i and "bound" not in i and i.get("multipv", 1) == 1]
+
+
+def score_value(score: tuple[str, int]) -> int:
+    """A UCI score as one comparable number (a quicker mate is better, a later one less bad)."""
+    kind, value = score
+    if kind == "cp":
+        return value
+    return 100_000 - value if value > 0 else -100_000 - value
+
+
+def divide(board: chess.Board, depth: int) -> dict[str, int]:
+    """python-chess's leaf count under each root move, by the move's UCI text."""
+    counts = {}
+    for move in board.legal_moves:
+        text = board.uci(move)
+        board.push(move)
+        counts[text] = pychess_perft(board, depth - 1)
+        board.pop()
+    return counts
+
+
+def read_perft(uci: UciEngine, depth: int) -> tuple[dict[str, int], int]:
+    """`go perft`: the per-move counts and the `Nodes searched` total."""
+    uci.send(f"go perft {depth}")
+    lines = [line.text for line in uci.read_until("Nodes", timeout=60)]
+    counts = {text: int(n) for text, n in (line.split(": ") for line in lines[:-1] if ": " in line)}
+    return counts, int(lines[-1].split(": ")[1])
+
+
+# ---- handshake --------------------------------------------------------------------------------
+
+def test_handshake_is_quick_and_well_formed():
+    """`uci` gives id name/author, well-formed option lines (checked by the driver) and `uciok`
+    at once; `isready` gives `readyok` once the kernels are loaded (or compiled)."""
+    with running_engine() as fresh:
+        assert fresh.ids["name"].startswith("Jitfish") and fresh.ids["author"]
+        assert set(fresh.options) == EXPECTED_OPTIONS
+        assert fresh.uciok_seconds < 2.0, "the target is 0.5 s; this bound leaves room for slow CI"
+        assert fresh.sync() == []
+
+
+def test_uci_may_be_repeated(uci):
+    uci.send("uci")
+    texts = [line.text for line in uci.read_until("uciok")]
+    assert sum(t.startswith("option ") for t in texts) == len(EXPECTED_OPTIONS)
+
+
+def test_debug_on_and_off(uci):
+    """With debug on, perft also reports its time; `debug off` ends that."""
+    for mode, expect_timing in (("on", True), ("off", False)):
+        assert uci.errors_after(f"debug {mode}") == []
+        uci.send("go perft 1")
+        texts = [line.text for line in uci.read_until("Nodes")]
+        assert any(t.startswith("info string perft 1 took") for t in texts) == expect_timing
+
+
+@pytest.mark.parametrize("line", ["register later", "register name Someone code 1234"])
+def test_register_gets_a_polite_answer(uci, line):
+    uci.send(line)
+    answer = uci.sync()
+    assert len(answer) == 1 and answer[0].startswith("info string ") and "error" not in answer[0]
+
+
+# ---- go -----------------------------------------------------------------------------------------
+
+def test_go_depth(uci):
+    uci.position(MIDDLEGAME)
+    search = uci.go("depth 7")
+    assert depths(search) == list(range(1, 8))
+    assert search.bestmove == search.final()[0]["pv"][0]
+    assert search.ponder is not None
+
+
+@pytest.mark.parametrize("nodes", [1, 3000, 30000])
+def test_go_nodes(uci, nodes):
+    """A completed iteration stays within the node limit; depth 1 always completes."""
+    uci.position(MIDDLEGAME)
+    search = uci.go(f"nodes {nodes}")
+    final = search.final()[0]
+    assert final["nodes"] <= nodes or final["depth"] == 1
+    assert search.bestmove == final["pv"][0]
+
+
+def test_go_movetime_uses_the_time(uci):
+    """"search exactly x mseconds": not much less (Move Overhead 20 ms), not more."""
+    uci.position(MIDDLEGAME)
+    search = uci.go("movetime 400")
+    assert 0.3 <= search.seconds <= 0.5
+
+
+@pytest.mark.parametrize("moves, clocks", [
+    ((), "wtime 400 btime 600000"),
+    (("e2e4",), "wtime 600000 btime 400"),
+    ((), "wtime 300 btime 600000 winc 100 binc 0"),
+    (("e2e4",), "wtime 600000 btime 300 winc 0 binc 100"),
+])
+def test_go_clock_of_the_side_to_move(uci, moves, clocks):
+    """Only the mover's clock counts: ten minutes on the other clock must not slow it down."""
+    uci.position(moves=moves)
+    search = uci.go(clocks)
+    assert search.seconds < 0.4
+
+
+@pytest.mark.parametrize("movestogo, limit", [(1, 0.8), (5, 0.55), (40, 0.3)])
+def test_go_movestogo(uci, movestogo, limit):
+    """One second for `movestogo` moves: never the whole second, less the more moves remain."""
+    uci.position(MIDDLEGAME)
+    search = uci.go(f"wtime 1000 btime 1000 movestogo {movestogo}")
+    assert search.seconds < limit
+
+
+@pytest.mark.parametrize("fen, first", MATES_IN_2)
+def test_go_mate(uci, fen, first):
+    uci.position(fen)
+    search = uci.go("mate 2", timeout=30)
+    assert search.final()[0]["score"] == ("mate", 2)
+    assert search.bestmove == first
+
+
+def test_go_infinite_waits_for_stop(uci):
+    """Even with the mate found, `go infinite` sends bestmove only after `stop`."""
+    uci.position(MATE_IN_1)
+    search, _ = uci.interrupt("infinite", "stop", after=0.5)
+    assert search.bestmove == "b1b8" and search.final()[0]["score"] == ("mate", 1)
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.3])
+def test_go_ponder_then_ponderhit(uci, delay):
+    """After ponderhit the clock runs: two seconds left means a quick move (also when the ponderhit
+    comes before the search has even started)."""
+    uci.position(MIDDLEGAME)
+    _, latency = uci.interrupt("ponder wtime 2000 btime 2000", "ponderhit", after=delay)
+    assert latency < 0.5
+
+
+def test_go_ponder_then_stop(uci):
+    uci.position(MIDDLEGAME)
+    _, latency = uci.interrupt("ponder wtime 2000 btime 2000 winc 0 binc 0", "stop", after=0.3)
+    assert latency < 0.5
+
+
+def test_go_ponder_with_its_depth_done_waits_for_ponderhit(uci):
+    uci.position(MIDDLEGAME)
+    search, latency = uci.interrupt("ponder depth 3", "ponderhit", after=0.3)
+    assert latency < 0.3 and depths(search)[-1] == 3
+
+
+@pytest.mark.parametrize("fen, moves, args, allowed", [
+    (None, (), "depth 6 searchmoves a2a3 h2h3", {"a2a3", "h2h3"}),
+    (MIDDLEGAME, (), "searchmoves h2h3 depth 5", {"h2h3"}),
+    (KIWIPETE, (), "depth 4 searchmoves e1h1", {"e1g1"}),     # either castling notation is understood
+    (KIWIPETE, (), "depth 4 searchmoves e1a1 a2a3", {"e1c1", "a2a3"}),
+])
+def test_go_searchmoves(uci, fen, moves, args, allowed):
+    uci.position(fen, moves)
+    search = uci.go(args)
+    assert search.bestmove in allowed
+    assert {i["pv"][0] for i in search.infos if "pv" in i} <= allowed
+
+
+@pytest.mark.parametrize("args, check", [
+    ("depth 4 movetime 20000", lambda s: depths(s)[-1] == 4 and s.seconds < 5),
+    ("movetime 200 depth 60", lambda s: s.seconds < 0.35),
+    ("nodes 3000 depth 30", lambda s: s.final()[0]["nodes"] <= 3000),
+    ("searchmoves e2e4 d2d4 wtime 3000 btime 3000", lambda s: s.bestmove in ("e2e4", "d2d4")),
+    ("wtime 600 btime 600 winc 10 binc 10 movestogo 3 depth 60", lambda s: s.seconds < 0.5),
+    ("depth 3 nodes 100000000 movetime 100000 wtime 100000 btime 100000", lambda s: depths(s)[-1] == 3),
+])
+def test_go_combinations(uci, args, check):
+    """Whichever limit comes first ends the search."""
+    search = uci.go(args)
+    assert check(search), (args, search.lines[-3:])
+
+
+def test_go_infinite_with_searchmoves(uci):
+    assert uci.interrupt("infinite searchmoves g1f3", "stop", after=0.2)[0].bestmove == "g1f3"
+
+
+@pytest.mark.parametrize("fen, score", NO_LEGAL_MOVE)
+@pytest.mark.parametrize("args", ["depth 5", "movetime 100", "wtime 1000 btime 1000"])
+def test_no_legal_move_gives_bestmove_0000(uci, fen, score, args):
+    uci.position(fen)
+    search = uci.go(args)
+    assert search.bestmove == "0000" and search.ponder is None
+    assert [(i["depth"], i["score"]) for i in search.infos] == [(0, score)]
+
+
+@pytest.mark.parametrize("fen, score", NO_LEGAL_MOVE)
+def test_no_legal_move_infinite_still_waits_for_stop(uci, fen, score):
+    uci.position(fen)
+    assert uci.interrupt("infinite", "stop", after=0.2)[0].bestmove == "0000"
+
+
+# ---- MultiPV ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fen", [MIDDLEGAME, KIWIPETE, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"])
+def test_multipv_3(uci, fen):
+    """Three lines per depth, distinct first moves, best first at the final depth."""
+    uci.set_option("MultiPV", 3)
+    uci.position(fen)
+    search = uci.go("depth 8")
+    exact = [i for i in search.infos if "pv" in i and "bound" not in i]
+    for depth in range(1, 9):
+        lines = [i for i in exact if i["depth"] == depth]
+        assert sorted(i["multipv"] for i in lines) == [1, 2, 3], f"depth {depth}"
+        assert len({i["pv"][0] for i in lines}) == 3, f"depth {depth}"
+    final = search.final()
+    scores = [score_value(i["score"]) for i in final]
+    assert scores == sorted(scores, reverse=True), [(i["pv"][0], i["score"]) for i in final]
+    assert search.bestmove == final[0]["pv"][0]
+
+
+def test_multipv_larger_than_the_legal_moves(uci):
+    uci.set_option("MultiPV", 10)
+    board = uci.position(TWO_LEGAL_MOVES)
+    search = uci.go("depth 4")
+    assert sorted(i["multipv"] for i in search.final()) == list(range(1, board.legal_moves.count() + 1))
+
+
+def test_multipv_with_searchmoves(uci):
+    uci.set_option("MultiPV", 3)
+    search = uci.go("depth 4 searchmoves e2e4 d2d4")
+    assert sorted(i["pv"][0] for i in search.final()) == ["d2d4", "e2e4"]
+
+
+# ---- Chess960 ---------------------------------------------------------------------------------
+
+@pytest.fixture
+def chess960(uci: UciEngine) -> UciEngine:
+    uci.set_option("UCI_Chess960", "true")
+    return uci
+
+
+def test_chess960_start_position_and_perft(chess960):
+    board = chess960.position(CHESS960_START, chess960=True)
+    assert chess960.fen() == board.fen() == CHESS960_START
+    assert read_perft(chess960, 3) == (divide(board, 3), pychess_perft(board, 3))
+    chess960.go("depth 6")
+
+
+def test_chess960_castling_king_takes_rook_in_moves(chess960):
+    board = chess960.position(CHESS960_START, CHESS960_CASTLING, chess960=True)
+    assert chess960.fen() == board.fen() == CHESS960_AFTER
+    chess960.go("depth 5")
+
+
+@pytest.mark.parametrize("asked", ["e1h1", "e1g1"])
+def test_chess960_castling_bestmove_is_king_takes_rook(chess960, asked):
+    chess960.position(BOTH_WINGS_FREE, chess960=True)
+    assert chess960.go(f"depth 4 searchmoves {asked}").bestmove == "e1h1"
+
+
+def test_standard_castling_bestmove_is_king_two_squares(uci):
+    uci.position(BOTH_WINGS_FREE)
+    assert uci.go("depth 4 searchmoves e1h1").bestmove == "e1g1"
+
+
+def test_chess960_off_again_keeps_a_standard_position(chess960):
+    board = chess960.position(BOTH_WINGS_FREE, ["e1h1"], chess960=True)
+    chess960.set_option("UCI_Chess960", "false")
+    assert chess960.fen() == board.fen()
+
+
+def test_chess960_off_with_castling_rights_only_chess960_has(chess960):
+    """They mean nothing in standard chess: the start position is set up, with a note, no error."""
+    chess960.position(CHESS960_START, chess960=True)
+    chess960.send("setoption name UCI_Chess960 value false")
+    texts = chess960.sync()
+    assert len(texts) == 1 and texts[0].startswith("info string position reset"), texts
+    assert chess960.fen() == chess.STARTING_FEN
+
+
+# ---- options ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("megabytes", [1, 64, 16])
+def test_hash_resize(uci, megabytes):
+    uci.set_option("Hash", megabytes)
+    uci.position(MIDDLEGAME)
+    final = uci.go("depth 10").final()[0]
+    assert 0 <= final["hashfull"] <= 1000
+
+
+def test_clear_hash_makes_the_search_repeat_itself(uci):
+    """From a cleared table the same search visits the same nodes; a warm table changes that."""
+    uci.position(MIDDLEGAME)
+    counts = []
+    for clear in (True, False, True):
+        if clear:
+            uci.set_option("Clear Hash")
+        counts.append(uci.go("depth 9").final()[0]["nodes"])
+    assert counts[0] == counts[2] != counts[1]
+
+
+@pytest.mark.parametrize("spelling", ["Move Overhead", "move overhead", "MOVE   Overhead"])
+def test_move_overhead(uci, spelling):
+    """Option names are case-insensitive and may have spaces: 500 ms overhead of 600 leaves 100."""
+    uci.set_option(spelling, 500)
+    uci.position(MIDDLEGAME)
+    assert uci.go("movetime 600").seconds < 0.35
+
+
+@pytest.mark.parametrize("line", ["setoption name multipv value 2", "setoption name MULTIPV value 2",
+                                  "  setoption \t name   MultiPv  value  2 "])
+def test_option_names_ignore_case_and_spacing(uci, line):
+    assert uci.errors_after(line) == []
+    assert sorted(i["multipv"] for i in uci.go("depth 3").final()) == [1, 2]
+
+
+@pytest.mark.parametrize("value", ["true", "false", "TRUE"])
+def test_ponder_option(uci, value):
+    uci.set_option("Ponder", value)
+    assert uci.go("depth 3").ponder is not None
+
+
+def test_threads(uci):
+    uci.set_option("Threads", 1)
+    errors = uci.errors_after("setoption name Threads value 2")
+    assert len(errors) == 1 and "Threads" in errors[0]
+
+
+def test_clear_hash_spelled_otherwise(uci):
+    assert uci.errors_after("setoption name clear HASH") == []
+
+
+# ---- perft and the extensions -----------------------------------------------------------------
+
+def test_perft_after_e2e4(uci):
+    board = uci.position(moves=["e2e4"])
+    assert read_perft(uci, 3) == (divide(board, 3), 13160)
+
+
+def test_d_shows_the_position(uci):
+    board = uci.position(KIWIPETE, ["e1g1", "a6e2"])
+    uci.send("d")
+    texts = uci.sync()
+    diagram = [f"{8 - rank} {row}" for rank, row in enumerate(str(board).splitlines())]
+    assert texts[:9] == diagram + ["  a b c d e f g h"]
+    assert texts[9] == f"Fen: {board.fen()}"
+
+
+@pytest.mark.parametrize("moves", [(), ("e1g1",)])
+def test_eval_prints_terms_and_a_total(uci, moves):
+    """A table of terms (white, black, blended difference) and the total from both points of view."""
+    board = uci.position(KIWIPETE, moves)
+    uci.send("eval")
+    texts = uci.sync()
+    assert texts[0].split()[0] == "term" and len(texts) >= 5
+    terms = [t for t in texts[1:] if t.count("|") == 3]
+    assert len(terms) == len(texts) - 3
+    words = texts[-1].split()
+    assert words[0] == "total" and words[5:7] == ["side,", words[6]]
+    white_view, mover_view = int(words[1]), int(words[6])
+    assert mover_view == (white_view if board.turn == chess.WHITE else -white_view)
+
+
+@pytest.mark.parametrize("line", ["bench", "bench 3"])
+def test_bench(uci, line):
+    """`bench` searches every bench position and reports node counts as info strings."""
+    uci.send(line)
+    texts = [line.text for line in uci.read_until("info string Nodes/second", timeout=60)]
+    positions = [t for t in texts if t.startswith("info string position")]
+    total = [t for t in texts if t.startswith("info string Nodes searched")]
+    assert len(positions) >= 20 and len(total) == 1
+    assert int(total[0].split(":")[1]) == sum(int(t.split()[4]) for t in positions)
