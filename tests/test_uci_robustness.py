@@ -188,7 +188,7 @@ def test_the_process_ends_promptly(searching, how):
 
 # ---- fuzz ---------------------------------------------------------------------------------------
 
-FUZZ_LINES = 6000
+FUZZ_LINES = 10000
 FUZZ_SYNC_EVERY = 50
 VALID_LINES = [
     "isready", "ucinewgame", "debug on", "debug off", "register later", "d", "eval", "stop", "ponderhit", "uci",
