@@ -48,8 +48,9 @@ class Clock:
 
 
 @pytest.fixture
-def python_chess_engine(caplog: pytest.LogCaptureFixture):
-    """Jitfish through python-chess, ready (compiled, after an edit of a kernel) before any clock runs."""
+def python_chess_engine(engine, caplog: pytest.LogCaptureFixture):
+    """Jitfish through python-chess, ready before any clock runs (`engine` has left every kernel
+    compiled in the cache, and the ping waits for it to load)."""
     with chess.engine.SimpleEngine.popen_uci(ENGINE_COMMAND, timeout=READY_TIMEOUT) as player:
         player.ping()
         yield player

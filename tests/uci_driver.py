@@ -33,6 +33,8 @@ ENGINE_COMMAND = [str(Path(sys.executable).parent / "jitfish")]
 STRICT_UTF8 = {"PYTHONIOENCODING": "utf-8"}  # as under a UTF-8 locale: bytes that are not UTF-8 are an error
 READY_TIMEOUT = 180.0         # after a kernel edit the first start compiles for up to a minute
 REPLY_TIMEOUT = 60.0          # generous: the first use of a lazily compiled kernel (eval, perft) may compile
+WARM_UP_POSITIONS = ["6k1/5ppp/8/8/8/8/5PPP/1R4K1 w - - 0 1",   # mate in 1: a one-move pv, ponder from the TT
+                     "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"]          # checkmate: no legal move
 INT_FIELDS = {"depth", "seldepth", "time", "nodes", "multipv", "currmovenumber", "hashfull", "nps",
               "tbhits", "sbhits", "cpuload"}
 MOVE_TEXT = re.compile(r"([a-h][1-8]){2}[qrbn]?")
@@ -248,6 +250,19 @@ class UciEngine:
         self.readyok_seconds = self.read_until("readyok", READY_TIMEOUT)[-1].at - sent
         return self
 
+    def warm_up(self) -> None:
+        """Use once each kernel that loads (after a kernel edit: compiles) only when first needed,
+        so that later timings measure the engine and not the compiler."""
+        for fen in WARM_UP_POSITIONS:
+            self.board = chess.Board(fen)
+            self.send(f"position fen {fen}")
+            self.send("go depth 1")
+            self.read_until("bestmove", READY_TIMEOUT)
+        for line in ("eval", "d", "go perft 1", "position startpos"):
+            self.send(line)
+        self.board = chess.Board()
+        self.sync(READY_TIMEOUT)
+
     def position(self, fen: str | None = None, moves: tuple[str, ...] | list[str] = (),
                  chess960: bool = False) -> chess.Board:
         """Set a position the engine must accept; returns it as python-chess has it."""
@@ -356,6 +371,7 @@ def running_engine(env: dict[str, str] | None = None) -> Iterator[UciEngine]:
 @pytest.fixture(scope="module")
 def engine() -> Iterator[UciEngine]:
     with running_engine() as started:
+        started.warm_up()
         yield started
 
 
