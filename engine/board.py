@@ -124,6 +124,10 @@ class Board:
         n = generate(self.tab, self.arrays, self._moves, 0, ALL)
         return [int(m) for m in self._moves[:n]]
 
+    def is_legal(self, move: int) -> bool:
+        n = generate(self.tab, self.arrays, self._moves, 0, ALL)
+        return bool((self._moves[:n] == move).any())
+
     def noisy_moves(self) -> list[int]:
         n = generate(self.tab, self.arrays, self._moves, 0, NOISY)
         return [int(m) for m in self._moves[:n]]

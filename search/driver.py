@@ -18,12 +18,13 @@ from engine.board import Board
 from engine.defs import MAX_PLY
 from engine.timeman import Budget, Limits, plan
 from search import tt as tt_module
-from search.search import INFINITE, search
+from eval.evaluate import evaluate
+from search.search import INFINITE, qsearch, search
 from search.tt import MATE, MATE_IN_MAX
 from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION, CTL_NODE_LIMIT,
-                              CTL_NODES, CTL_ROOT_COUNT, CTL_ROOT_FIRST, CTL_ROOT_PLY, CTL_SELDEPTH,
-                              CTL_STOP, WS_PV, WS_PV_LEN, WS_ROOT_MOVES, clear_heuristics, ctl_view,
-                              new_workspace)
+                              CTL_NODES, CTL_PROVE_MATE, CTL_ROOT_COUNT, CTL_ROOT_FIRST, CTL_ROOT_PLY,
+                              CTL_SELDEPTH, CTL_STOP, WS_PV, WS_PV_LEN, WS_ROOT_MOVES, clear_heuristics,
+                              ctl_view, new_workspace)
 
 ASPIRATION_DELTA = 20
 
@@ -102,6 +103,17 @@ class Searcher:
                 self._deadline = _Deadline(self, self._budget.hard, self._clock_start)
         self._ponderhit.set()
 
+    def static_eval(self, board: Board) -> int:
+        """The evaluation of `board` for the side to move, with this searcher's weights."""
+        return int(evaluate(board.tab, board.arrays, self.ws, False))
+
+    def quiescence(self, board: Board) -> int:
+        """The quiescence-search score of `board` for the side to move (captures resolved)."""
+        self.prepare()
+        self.ctl[CTL_NODE_LIMIT] = 0
+        self.ctl[CTL_ROOT_PLY] = board.ply
+        return int(qsearch(board.tab, board.arrays, self.ws, self.tt, -INFINITE, INFINITE, 0))
+
     def warm_up(self, board: Board) -> None:
         """Run a tiny search so that every kernel is compiled or loaded from the cache."""
         self.prepare()
@@ -132,6 +144,7 @@ class Searcher:
         ctl[CTL_ROOT_PLY] = board.ply
         ctl[CTL_NODE_LIMIT] = 0               # set by _arm(): depth 1 always finishes
         self._node_limit = limits.nodes or 0
+        ctl[CTL_PROVE_MATE] = int(limits.mate is not None)
         self._chess960 = board.chess960
 
         root_moves = board.legal_moves()
@@ -270,7 +283,7 @@ class Searcher:
         moves = []
         for i in range(length):
             move = int(pv[i])
-            if move not in probe.legal_moves():
+            if not probe.is_legal(move):
                 break
             probe.push(move)
             moves.append(move)
@@ -280,7 +293,7 @@ class Searcher:
         probe = board.copy()
         probe.push(best)
         hit, move, *_ = tt_module.probe(self.tt, np.uint64(probe.key))
-        return int(move) if hit and int(move) in probe.legal_moves() else 0
+        return int(move) if hit and probe.is_legal(int(move)) else 0
 
     def _info(self, depth: int, multipv: int, line: Line, start: float) -> str:
         elapsed = time.perf_counter() - start
