@@ -75,6 +75,7 @@ def search_bench(depth: int = BENCH_DEPTH, hash_mb: int = 16,
     from search.driver import Searcher
 
     searcher = Searcher(hash_mb)
+    searcher.warm_up(Board(BENCH_POSITIONS[0]))      # compile or load the kernels outside the timing
     total_nodes, total_time = 0, 0.0
     for i, fen in enumerate(BENCH_POSITIONS, 1):
         board = Board(fen)

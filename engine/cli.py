@@ -47,13 +47,17 @@ def _perft(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from engine.bench import perft_bench
+    from engine.bench import perft_bench, search_bench
 
-    perft_bench()
+    if args.perft:
+        perft_bench()
+    else:
+        search_bench(args.depth, args.hash)
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from engine.bench import BENCH_DEPTH
     from engine.fen import STARTING_FEN
 
     parser = argparse.ArgumentParser(prog="jitfish", description="Jitfish UCI chess engine. "
@@ -68,6 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     perft.set_defaults(run=_perft)
     bench = sub.add_parser("bench", help="performance benchmark")
     bench.add_argument("--perft", action="store_true", help="move-generation speed (perft nodes/s)")
+    bench.add_argument("--depth", type=int, default=BENCH_DEPTH, help=f"search depth (default {BENCH_DEPTH})")
+    bench.add_argument("--hash", type=int, default=16, help="transposition table MB (default 16)")
     bench.set_defaults(run=_bench)
     sub.add_parser("uci", help="run the UCI loop (the default)")
     return parser

@@ -14,11 +14,11 @@ from engine.bits import EMPTY, FULL, ONE, bit, lsb, popcount
 from engine.bitboard import (between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks,
                              rook_attacks)
 from engine.defs import (BB_ALL, BB_CASTLE_EMPTY, BB_CASTLE_KING_TO, BB_CASTLE_ROOK_TO,
-                         BB_CASTLE_SAFE, BB_WHITE, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK,
-                         ST_CASTLE_ROOK, ST_CASTLING, ST_EP, ST_SIDE, WHITE)
+                         BB_CASTLE_SAFE, BB_WHITE, BISHOP, KING, KNIGHT, NO_PIECE, PAWN, QUEEN, ROOK,
+                         ST_BOARD, ST_CASTLE_ROOK, ST_CASTLING, ST_EP, ST_SIDE, WHITE)
 from engine.move import (CASTLE, DOUBLE_PUSH, EN_PASSANT, NORMAL, PROMO_BISHOP, PROMO_KNIGHT,
                          PROMO_QUEEN, PROMO_ROOK)
-from engine.position import attacked_by, checkers_of, en_passant_legal
+from engine.position import attacked_by, attacks_from, checkers_of, en_passant_legal
 
 NOISY, QUIET, ALL, COUNT = 1, 2, 3, 7
 
@@ -224,3 +224,47 @@ def generate(tab, pos, moves, n, mode):
                 moves[n] = ksq | (rook_sq << 6) | (CASTLE << 12)
                 n += 1
     return n
+
+
+@njit(cache=True)
+def is_legal(tab, pos, move):
+    """Is `move` (any move code, e.g. from the transposition table) legal in this position?
+    Lets the search try a hash move before generating. Castling and en passant always answer
+    False: the search only meets them through the generator."""
+    bb, st = pos
+    us = st[ST_SIDE]
+    frm, to, flag = move & 63, (move >> 6) & 63, move >> 12
+    if frm == to or flag == CASTLE or flag == EN_PASSANT or flag > PROMO_QUEEN:
+        return False
+    piece = st[ST_BOARD + frm]
+    if piece == NO_PIECE or piece // 6 != us:
+        return False
+    target = st[ST_BOARD + to]
+    if target != NO_PIECE and (target // 6 == us or target % 6 == KING):
+        return False
+    kind = piece % 6
+    occ = bb[BB_ALL]
+    target_bit = bit(to)
+    if kind == PAWN:
+        up = 8 if us == WHITE else -8
+        if (flag >= PROMO_KNIGHT) != ((to >> 3) == (7 if us == WHITE else 0)):
+            return False
+        if flag == DOUBLE_PUSH:
+            if (frm >> 3) != (1 if us == WHITE else 6) or to != frm + 2 * up or target != NO_PIECE \
+                    or st[ST_BOARD + frm + up] != NO_PIECE:
+                return False
+        elif to == frm + up:
+            if target != NO_PIECE:
+                return False
+        elif target == NO_PIECE or not (pawn_attacks(tab, us, frm) & target_bit):
+            return False
+    elif flag != NORMAL:
+        return False
+    elif kind == KING:
+        if not (king_attacks(tab, frm) & target_bit):
+            return False
+        return not attacked_by(tab, bb, to, us ^ 1, occ ^ bit(frm))
+    elif not (attacks_from(tab, kind, us, frm, occ) & target_bit):
+        return False
+    after = (occ ^ bit(frm)) | target_bit
+    return not (checkers_of(tab, bb, us, lsb(bb[us * 6 + KING]), after) & ~target_bit)

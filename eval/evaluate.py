@@ -28,7 +28,12 @@ TRACE_EXTRA = 2 * N_PARAMS + 2
 TRACE_SIZE = 2 * N_PARAMS + 3
 W_WEIGHTS = 0                      # (mg, eg) of parameter i at 2i, 2i + 1
 W_TRACE = 2 * N_PARAMS
-EVAL_REGION = W_TRACE + TRACE_SIZE
+W_PAWN_CACHE = W_TRACE + TRACE_SIZE    # entries: white pawns, black pawns, mg, eg, passers w, b
+PAWN_CACHE_BITS = 11
+PAWN_ENTRY = 6
+EVAL_REGION = W_PAWN_CACHE + (PAWN_ENTRY << PAWN_CACHE_BITS)
+PAWN_MIX_W = np.uint64(0x9E3779B97F4A7C15)   # multiplicative hashing of the two pawn boards
+PAWN_MIX_B = np.uint64(0xC2B2AE3D27D4EB4F)
 SCALE_NORMAL = 64
 
 FILE_A = np.uint64(0x0101010101010101)
@@ -90,14 +95,11 @@ def _relative_rank(sq, colour):
 
 
 @njit(cache=True)
-def _pawns(ws, trace, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
-    """(mg, eg) of the pawn structure and passed pawns of one colour."""
+def _pawn_structure(ws, trace, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
+    """(mg, eg, passed pawns) of one colour's pawn structure: terms that depend on pawns only."""
     mg = eg = 0
     them = colour ^ 1
     pawns, enemy_pawns = bb[colour * 6 + PAWN], bb[them * 6 + PAWN]
-    own_king, enemy_king = lsb(bb[colour * 6 + KING]), lsb(bb[them * 6 + KING])
-    occ = bb[BB_ALL]
-
     enemy_control = _forward_fill(_forward(enemy_pawns, them) | enemy_pawn_attacks, them)
     passed = pawns & ~enemy_control
     doubled = pawns & _forward_fill(_forward(pawns, colour), colour)   # an own pawn behind it
@@ -112,11 +114,47 @@ def _pawns(ws, trace, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
     while connected:
         mg, eg = _add(ws, trace, mg, eg, CONNECTED + _relative_rank(lsb(connected), colour), colour, 1)
         connected &= connected - ONE
+    b = passed
+    while b:
+        mg, eg = _add(ws, trace, mg, eg, PASSED + _relative_rank(lsb(b), colour), colour, 1)
+        b &= b - ONE
+    return mg, eg, passed
+
+
+@njit(cache=True)
+def _pawn_entry(ws, trace, bb, white_pawn_attacks, black_pawn_attacks):
+    """(mg, eg, white passers, black passers) of both pawn structures, from the pawn cache
+    unless tracing (a pure function of the two pawn boards and the weights)."""
+    white, black = bb[PAWN], bb[6 + PAWN]
+    slot = W_PAWN_CACHE + PAWN_ENTRY * np.int64(((white * PAWN_MIX_W) ^ (black * PAWN_MIX_B))
+                                                 >> np.uint64(64 - PAWN_CACHE_BITS))
+    if not trace and ws[slot] == np.int64(white) and ws[slot + 1] == np.int64(black):
+        return ws[slot + 2], ws[slot + 3], np.uint64(ws[slot + 4]), np.uint64(ws[slot + 5])
+    mg, eg, white_passed = _pawn_structure(ws, trace, bb, WHITE, white_pawn_attacks, black_pawn_attacks)
+    mg2, eg2, black_passed = _pawn_structure(ws, trace, bb, BLACK, black_pawn_attacks, white_pawn_attacks)
+    mg += mg2
+    eg += eg2
+    if not trace:
+        ws[slot] = np.int64(white)
+        ws[slot + 1] = np.int64(black)
+        ws[slot + 2] = mg
+        ws[slot + 3] = eg
+        ws[slot + 4] = np.int64(white_passed)
+        ws[slot + 5] = np.int64(black_passed)
+    return mg, eg, white_passed, black_passed
+
+
+@njit(cache=True)
+def _passed_pawns(ws, trace, bb, colour, passed):
+    """(mg, eg) of what passed pawns gain from king proximity and a free path."""
+    mg = eg = 0
+    them = colour ^ 1
+    own_king, enemy_king = lsb(bb[colour * 6 + KING]), lsb(bb[them * 6 + KING])
+    occ = bb[BB_ALL]
     while passed:
         sq = lsb(passed)
         rank = _relative_rank(sq, colour)
         stop = sq + 8 if colour == WHITE else sq - 8
-        mg, eg = _add(ws, trace, mg, eg, PASSED + rank, colour, 1)
         mg, eg = _add(ws, trace, mg, eg, PASSED_OWN_KING + rank, colour, _distance(own_king, stop))
         mg, eg = _add(ws, trace, mg, eg, PASSED_ENEMY_KING + rank, colour, _distance(enemy_king, stop))
         if not (_forward_fill(_forward(ONE << np.uint64(sq), colour), colour) & occ):
@@ -293,10 +331,13 @@ def evaluate(tab, pos, ws, trace):
     mg2, eg2, black_attacks = _pieces(ws, trace, tab, bb, BLACK, black_pawn_attacks, white_pawn_attacks)
     mg += mg2
     eg += eg2
-    mg2, eg2 = _pawns(ws, trace, bb, WHITE, white_pawn_attacks, black_pawn_attacks)
+    mg2, eg2, white_passed, black_passed = _pawn_entry(ws, trace, bb, white_pawn_attacks, black_pawn_attacks)
     mg += mg2
     eg += eg2
-    mg2, eg2 = _pawns(ws, trace, bb, BLACK, black_pawn_attacks, white_pawn_attacks)
+    mg2, eg2 = _passed_pawns(ws, trace, bb, WHITE, white_passed)
+    mg += mg2
+    eg += eg2
+    mg2, eg2 = _passed_pawns(ws, trace, bb, BLACK, black_passed)
     mg += mg2
     eg += eg2
 

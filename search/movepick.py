@@ -158,9 +158,12 @@ def score_moves(tab, pos, ws, start, end, tt_move, killer1, killer2, counter):
 def pick_next(ws, i, end):
     """Swap the best-scored move of ws[i:end] into position i and return it (with its score)."""
     best = i
+    best_score = ws[i + SCORE_SHIFT]     # kept in a register: ws writes would force reloads
     for j in range(i + 1, end):
-        if ws[j + SCORE_SHIFT] > ws[best + SCORE_SHIFT]:
+        score = ws[j + SCORE_SHIFT]
+        if score > best_score:
             best = j
+            best_score = score
     if best != i:
         ws[i], ws[best] = ws[best], ws[i]
         ws[i + SCORE_SHIFT], ws[best + SCORE_SHIFT] = ws[best + SCORE_SHIFT], ws[i + SCORE_SHIFT]

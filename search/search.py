@@ -16,11 +16,11 @@ from numba import njit
 from engine.defs import BB_KEYS, BB_WHITE, KING, MAX_MOVES, MAX_PLY, PAWN, ST_HALFMOVE, ST_PLY, ST_SIDE
 from engine.draw import insufficient_material
 from engine.move import NULL_MOVE
-from engine.movegen import ALL, COUNT, NOISY, generate
+from engine.movegen import ALL, COUNT, NOISY, QUIET, generate, is_legal
 from engine.position import (current_key, gives_check, in_check, last_move, make_move, make_null, piece_on,
                              unmake_move, unmake_null)
 from eval.evaluate import evaluate
-from search.movepick import (SCORE_COUNTER, SCORE_SHIFT, SEE_VALUES, captured_type, history_slot, is_noisy,
+from search.movepick import (SCORE_COUNTER, SCORE_SHIFT, SCORE_TT, SEE_VALUES, captured_type, history_slot, is_noisy,
                              pick_next, score_moves, see_ge)
 from search.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE, MATE_IN_MAX, from_tt, probe, store, to_tt
 from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION, CTL_NODE_LIMIT,
@@ -33,6 +33,7 @@ INFINITE = MATE + 1
 DRAW = 0
 NO_EVAL = -INFINITE
 HISTORY_MAX = 16384
+STAGE_HASH, STAGE_NOISY, STAGE_QUIET, STAGE_PICK = 0, 1, 2, 3   # move-loop stages (Step 9)
 
 STOP = WS_CTL + CTL_STOP
 NODES = WS_CTL + CTL_NODES
@@ -279,24 +280,26 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
     if depth >= 4 and tt_move == 0 and (pv_node or cut_node) and selective:
         depth -= 1
 
-    # Step 9. Generate and order the moves (at the root: the driver's list, in its order).
-    if root:
-        end = start
-        for i in range(ws[WS_CTL + CTL_ROOT_FIRST], ws[WS_CTL + CTL_ROOT_COUNT]):
-            ws[end] = ws[WS_ROOT_MOVES + i]
-            end += 1
-    else:
-        end = generate(tab, pos, ws, start, ALL)
-        if end == start:
-            return -MATE + ply if checked else DRAW
+    # Step 9. Move ordering in stages, generating as late as possible: the hash move before
+    # anything is generated, then captures and promotions, then quiet moves (killers, countermove,
+    # history) with the losing captures last. In check all evasions come at once; at the root
+    # the driver's list is searched in its order.
     counter_slot = _previous_move_slot(pos)
     counter = ws[counter_slot] if counter_slot >= 0 else 0
+    killer1, killer2 = ws[WS_KILLERS + 2 * ply], ws[WS_KILLERS + 2 * ply + 1]
     side = st[ST_SIDE]
-    score_moves(tab, pos, ws, start, end, tt_move, ws[WS_KILLERS + 2 * ply], ws[WS_KILLERS + 2 * ply + 1],
-                counter)
+    end = start
+    hash_move = 0
     if root:
-        for i in range(start, end):
-            ws[i + SCORE_SHIFT] = end - i
+        for i in range(ws[WS_CTL + CTL_ROOT_FIRST], ws[WS_CTL + CTL_ROOT_COUNT]):
+            ws[end] = ws[WS_ROOT_MOVES + i]
+            ws[end + SCORE_SHIFT] = ws[WS_CTL + CTL_ROOT_COUNT] - i
+            end += 1
+        stage = STAGE_PICK
+    else:
+        if tt_move != 0 and is_legal(tab, pos, tt_move):
+            hash_move = tt_move
+        stage = STAGE_HASH
 
     # Step 10. The move loop.
     best_score = -INFINITE
@@ -305,8 +308,37 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
     quiet_count = 0
     skip_quiets = False
     old_alpha = alpha
-    for i in range(start, end):
-        move, order = pick_next(ws, i, end)
+    i = start
+    move, order = 0, 0
+    while True:
+        if stage == STAGE_HASH:
+            stage = STAGE_NOISY
+            if hash_move == 0:
+                continue
+            move, order = hash_move, SCORE_TT
+        else:
+            if stage == STAGE_NOISY:
+                end = generate(tab, pos, ws, start, ALL if checked else NOISY)
+                score_moves(tab, pos, ws, start, end, hash_move, killer1, killer2, counter)
+                stage = STAGE_PICK if checked else STAGE_QUIET
+            if i < end:
+                if skip_quiets:     # only checks and captures remain of interest: no sorting
+                    move, order = ws[i], ws[i + SCORE_SHIFT]
+                else:
+                    move, order = pick_next(ws, i, end)
+            if stage == STAGE_QUIET and (i >= end or order < 0):
+                quiet_end = generate(tab, pos, ws, end, QUIET)
+                score_moves(tab, pos, ws, end, quiet_end, hash_move, killer1, killer2, counter)
+                end = quiet_end
+                stage = STAGE_PICK
+                if i >= end:
+                    break
+                move, order = pick_next(ws, i, end)
+            if i >= end:
+                break
+            i += 1
+            if move == hash_move:
+                continue
         noisy = is_noisy(pos, move)
         checking = gives_check(tab, pos, move)
         if skip_quiets and not noisy and not checking:
@@ -381,8 +413,10 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
             ws[WS_QUIETS + ply * QUIETS_PER_PLY + quiet_count] = move
             quiet_count += 1
 
-    if move_count == 0:     # only at the root with an empty list
-        return alpha
+    if move_count == 0:
+        if end == start and hash_move == 0 and not root:
+            return -MATE + ply if checked else DRAW     # no legal move: mate or stalemate
+        return alpha                                      # an empty root list
 
     # Step 14. A quiet move that refuted the node teaches killers, countermove and history.
     if best_score >= beta and not is_noisy(pos, best_move):

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from engine.defs import MAX_MOVES, MAX_PLY
-from eval.evaluate import EVAL_REGION, TRACE_SIZE, W_TRACE, W_WEIGHTS
+from eval.evaluate import EVAL_REGION, TRACE_SIZE, W_PAWN_CACHE, W_TRACE, W_WEIGHTS
 from eval.params import N_PARAMS, weights
 
 PLIES = MAX_PLY + 4
@@ -66,8 +66,10 @@ def new_workspace() -> np.ndarray:
 
 
 def set_weights(ws: np.ndarray, w: np.ndarray) -> None:
-    """Install evaluation weights (an (N_PARAMS, 2) array) into a workspace."""
+    """Install evaluation weights (an (N_PARAMS, 2) array) into a workspace; this empties the
+    pawn cache, whose entries were computed with the old weights."""
     ws[W_WEIGHTS:W_WEIGHTS + 2 * N_PARAMS] = w.reshape(-1)
+    ws[W_PAWN_CACHE:EVAL_REGION] = 0
 
 
 def clear_heuristics(ws: np.ndarray) -> None:

@@ -8,6 +8,7 @@ from engine.board import Board
 from eval.evaluate import SCALE_NORMAL, TRACE_EXTRA, TRACE_PHASE, TRACE_SCALE
 from eval.explain import explain, trace_position
 from eval.params import N_PARAMS, PHASE_MAX, weights
+from search.driver import Searcher
 from tests.helpers import shared_file
 
 POSITIONS = [line.split(";")[0].strip() for line in open(shared_file("perft.epd"))][:60] + [
@@ -65,3 +66,13 @@ def test_explain_lists_terms_and_total():
     assert lines[0].startswith("term")
     assert any(line.startswith("material") for line in lines)
     assert lines[-1].startswith("total")
+
+
+def test_pawn_cache_gives_the_scores_of_a_fresh_evaluation():
+    """The search's evaluation (pawn terms from the cache) equals the traced one (no cache), on
+    first sight and on a second visit that hits the cache."""
+    searcher = Searcher(1)
+    for _ in range(2):
+        for fen in POSITIONS:
+            board = Board(fen)
+            assert searcher.static_eval(board) == trace_position(board, weights())[0], fen

@@ -10,6 +10,8 @@ import pytest
 
 from engine.board import Board
 from engine.fen import FenError
+from engine.move import CASTLE, EN_PASSANT
+from engine.movegen import is_legal
 from engine.position import compute_key, gives_check
 from tests.helpers import (
     assert_key_matches,
@@ -71,6 +73,18 @@ def check_push_pop(board, moves, py):
         assert_restored(before, board, move, py)
 
 
+def check_is_legal(board, moves, earlier, rng, py):
+    """is_legal (the hash-move test) accepts exactly the generated moves other than castling and en
+    passant, tried on this position's moves, the previous position's and random move codes."""
+    legal = set(moves)
+    mutated = [(m & 0xFFF) | (rng.randrange(16) << 12) for m in moves]   # every flag on real moves
+    candidates = moves + earlier + mutated + [rng.randrange(1 << 16) for _ in range(20)]
+    for move in candidates:
+        expected = move in legal and (move >> 12) not in (CASTLE, EN_PASSANT)
+        assert bool(is_legal(board.tab, board.arrays, move)) == expected, \
+            f"is_legal wrong for {move} ({board.uci(move) if move in legal else 'not legal'}) {describe(py)}"
+
+
 @functools.cache
 def playout_tally(chess960, index):
     """Play the random games of one case, checking every position; count what was seen."""
@@ -78,9 +92,12 @@ def playout_tally(chess960, index):
     tally = Counter()
     for _ in range(GAMES_PER_CASE):
         board, py = start_position(rng, chess960)
+        earlier: list[int] = []
         for _ in range(MAX_PLIES):
             moves = check_position(board, py)
             check_push_pop(board, moves, py)
+            check_is_legal(board, moves, earlier, rng, py)
+            earlier = moves
             tally["positions"] += 1
             if not moves or board.is_insufficient_material():
                 tally["game over"] += 1
