@@ -163,7 +163,7 @@ def gives_check(tab, pos, move):
         after = (occ ^ bit(frm)) | bit(to)
         if flag == EN_PASSANT:
             after ^= bit(to ^ 8)
-        direct = _attacks_from(tab, flag - 3 if flag >= PROMO_KNIGHT else st[ST_BOARD + frm] % 6, us, to, after)
+        direct = attacks_from(tab, flag - 3 if flag >= PROMO_KNIGHT else st[ST_BOARD + frm] % 6, us, to, after)
     if direct & king:
         return True
     o = us * 6
@@ -173,7 +173,7 @@ def gives_check(tab, pos, move):
 
 
 @njit(cache=True)
-def _attacks_from(tab, kind, colour, sq, occ):
+def attacks_from(tab, kind, colour, sq, occ):
     """Squares a piece of type `kind` and `colour` on `sq` attacks (kings: none, for checks)."""
     if kind == PAWN:
         return pawn_attacks(tab, colour, sq)
