@@ -25,6 +25,7 @@ from engine.fen import FenError
 from eval.evaluate import TRACE_EXTRA, TRACE_PHASE, TRACE_SCALE
 from eval.explain import trace_position
 from eval.params import LAYOUT, N_PARAMS, PHASE_MAX, weights
+from search.driver import Searcher
 
 PARAMS_FILE = pathlib.Path(__file__).resolve().parent.parent / "eval" / "params.py"
 MARKER = "# ---- values (written by tools/tune.py) ----"
@@ -32,13 +33,17 @@ FIXED = {"material": [5]}       # king material stays 0
 
 
 class Dataset:
-    """Sparse term counts (white minus black) per position, with phase, scale, extra and result."""
+    """Sparse term counts (white minus black) per position, with phase, scale, extra and result.
+    Only quiet positions are kept: those where quiescence search agrees with the static
+    evaluation within `quiet_margin`, so that the labels judge the evaluation, not tactics."""
 
-    def __init__(self, path: str, limit: int | None = None) -> None:
+    def __init__(self, path: str, limit: int | None = None, quiet_margin: int = 20) -> None:
         w = weights()
         indptr, indices, values = [0], [], []
         phase, scale, extra, result = [], [], [], []
         board = Board()
+        searcher = Searcher(1)
+        self.skipped = 0
         start = time.perf_counter()
         with open(path, encoding="utf-8") as f:
             for number, line in enumerate(f):
@@ -49,6 +54,9 @@ class Dataset:
                     board.set_fen(fen.strip())
                     outcome = float(label)
                 except (FenError, ValueError):
+                    continue
+                if board.is_check() or abs(searcher.quiescence(board) - searcher.static_eval(board)) > quiet_margin:
+                    self.skipped += 1
                     continue
                 _, trace = trace_position(board, w)
                 counts = trace[:N_PARAMS] - trace[N_PARAMS:2 * N_PARAMS]
@@ -145,9 +153,13 @@ def fit_k(data: Dataset, w: np.ndarray) -> float:
     return (lo + hi) / 2
 
 
-def tune(data: Dataset, w: np.ndarray, k: float, epochs: int, rate: float) -> np.ndarray:
-    """Adam on all weights except the fixed ones; prints progress."""
-    w = w.astype(np.float64).copy()
+def tune(data: Dataset, check: Dataset, w: np.ndarray, k: float, epochs: int, rate: float,
+         l2: float) -> np.ndarray:
+    """Adam on all weights except the fixed ones, with an L2 pull of strength `l2` towards the
+    starting weights; returns the weights with the lowest held-out loss seen."""
+    start = w.astype(np.float64).copy()
+    w = start.copy()
+    best, best_loss = w.copy(), loss(check, w, k)
     frozen = np.zeros_like(w, dtype=bool)
     for name, offset, _ in LAYOUT:
         for i in FIXED.get(name, []):
@@ -157,13 +169,18 @@ def tune(data: Dataset, w: np.ndarray, k: float, epochs: int, rate: float) -> np
     for epoch in range(1, epochs + 1):
         err, grad = _loss_and_gradient(data.indptr, data.indices, data.values, data.phase, data.scale,
                                        data.extra, data.result, w, k)
+        grad += 2.0 * l2 * (w - start)
         grad[frozen] = 0.0
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad * grad
         w -= rate * (m / (1 - 0.9 ** epoch)) / (np.sqrt(v / (1 - 0.999 ** epoch)) + 1e-12)
-        if epoch % 50 == 0 or epoch == 1:
-            print(f"epoch {epoch:5d} loss {err:.6f}", file=sys.stderr)
-    return w
+        if epoch % 25 == 0:
+            held = loss(check, w, k)
+            if held < best_loss:
+                best, best_loss = w.copy(), held
+            if epoch % 100 == 0:
+                print(f"epoch {epoch:5d} training loss {err:.6f} held out {held:.6f}", file=sys.stderr)
+    return best
 
 
 def fit_wdl(data: Dataset, w: np.ndarray) -> tuple[float, float]:
@@ -205,11 +222,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=400)
     parser.add_argument("--rate", type=float, default=1.0, help="Adam step size in centipawns")
     parser.add_argument("--validation", type=float, default=0.1, help="share held out to check the fit")
+    parser.add_argument("--l2", type=float, default=1e-7, help="pull towards the starting weights")
+    parser.add_argument("--quiet-margin", type=int, default=20,
+                        help="skip positions where quiescence differs from the static eval by more")
     parser.add_argument("--write", action="store_true", help="rewrite eval/params.py with the result")
     parser.add_argument("--wdl", action="store_true", help="also fit the win/draw/loss model")
     args = parser.parse_args(argv)
 
-    everything = Dataset(args.data, args.limit)
+    everything = Dataset(args.data, args.limit, args.quiet_margin)
+    print(f"{everything.skipped} positions skipped as not quiet", file=sys.stderr)
     order = np.random.default_rng(1).permutation(len(everything))
     held = int(len(order) * args.validation)
     data, check = everything.subset(np.sort(order[held:])), everything.subset(np.sort(order[:held]))
@@ -218,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     k = fit_k(data, w0)
     print(f"K = {k:.3f}; loss with current weights: training {loss(data, w0, k):.6f}, "
           f"held out {loss(check, w0, k):.6f}", file=sys.stderr)
-    w = tune(data, w0, k, args.epochs, args.rate)
+    w = tune(data, check, w0, k, args.epochs, args.rate, args.l2)
     print(f"loss with tuned weights: training {loss(data, w, k):.6f}, held out {loss(check, w, k):.6f}",
           file=sys.stderr)
     if args.wdl:
