@@ -18,7 +18,7 @@ from engine.defs import (BB_ALL, BB_CASTLE_EMPTY, BB_CASTLE_KING_TO, BB_CASTLE_R
                          ST_BOARD, ST_CASTLE_ROOK, ST_CASTLING, ST_EP, ST_SIDE, WHITE)
 from engine.move import (CASTLE, DOUBLE_PUSH, EN_PASSANT, NORMAL, PROMO_BISHOP, PROMO_KNIGHT,
                          PROMO_QUEEN, PROMO_ROOK)
-from engine.position import attacked_by, attacks_from, checkers_of, en_passant_legal
+from engine.position import attacked_by, attacks_from, checkers_of, en_passant_legal, make_move, unmake_move
 
 NOISY, QUIET, ALL, COUNT = 1, 2, 3, 7
 
@@ -268,3 +268,25 @@ def is_legal(tab, pos, move):
         return False
     after = (occ ^ bit(frm)) | target_bit
     return not (checkers_of(tab, bb, us, lsb(bb[us * 6 + KING]), after) & ~target_bit)
+
+
+@njit(cache=True)
+def legal_prefix(tab, pos, line, start, count, scratch, scratch_start):
+    """How many moves of line[start:start + count], played in order from this position, are
+    legal (the position is left as it was). Checks a principal variation in one call."""
+    played = 0
+    while played < count:
+        move = line[start + played]
+        end = generate(tab, pos, scratch, scratch_start, ALL)
+        found = False
+        for i in range(scratch_start, end):
+            if scratch[i] == move:
+                found = True
+                break
+        if not found:
+            break
+        make_move(tab, pos, move)
+        played += 1
+    for i in range(played - 1, -1, -1):
+        unmake_move(tab, pos, line[start + i])
+    return played

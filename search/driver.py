@@ -15,7 +15,8 @@ from typing import Callable
 import numpy as np
 
 from engine.board import Board
-from engine.defs import MAX_PLY
+from engine.defs import MAX_MOVES, MAX_PLY
+from engine.movegen import legal_prefix
 from engine.timeman import Budget, Limits, plan
 from search import tt as tt_module
 from eval.evaluate import evaluate
@@ -23,10 +24,11 @@ from search.search import INFINITE, qsearch, search
 from search.tt import MATE, MATE_IN_MAX
 from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION, CTL_NODE_LIMIT,
                               CTL_NODES, CTL_PROVE_MATE, CTL_ROOT_COUNT, CTL_ROOT_FIRST, CTL_ROOT_PLY,
-                              CTL_SELDEPTH, CTL_STOP, WS_PV, WS_PV_LEN, WS_ROOT_MOVES, clear_heuristics,
-                              ctl_view, new_workspace)
+                              CTL_SELDEPTH, CTL_STOP, PLIES, WS_MOVES, WS_PV, WS_PV_LEN, WS_ROOT_MOVES,
+                              clear_heuristics, ctl_view, new_workspace)
 
 ASPIRATION_DELTA = 20
+SCRATCH_MOVES = WS_MOVES + (PLIES - 1) * MAX_MOVES   # a move list the search never reaches
 
 
 def format_score(score: int) -> str:
@@ -278,16 +280,8 @@ class Searcher:
     def _pv(self, board: Board) -> list[int]:
         """The root PV, cut at the first move that is not legal (never expected)."""
         length = int(self.ws[WS_PV_LEN])
-        pv = self.ws[WS_PV:WS_PV + length]
-        probe = board.copy()
-        moves = []
-        for i in range(length):
-            move = int(pv[i])
-            if not probe.is_legal(move):
-                break
-            probe.push(move)
-            moves.append(move)
-        return moves
+        legal = legal_prefix(board.tab, board.arrays, self.ws, WS_PV, length, self.ws, SCRATCH_MOVES)
+        return [int(m) for m in self.ws[WS_PV:WS_PV + legal]]
 
     def _ponder_from_tt(self, board: Board, best: int) -> int:
         probe = board.copy()
