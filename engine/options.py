@@ -102,4 +102,5 @@ ENGINE_OPTIONS = [
     Option("Ponder", "check", False),
     Option("Move Overhead", "spin", 20, 0, 5000),
     Option("UCI_Chess960", "check", False),
+    Option("UCI_ShowWDL", "check", False),
 ]

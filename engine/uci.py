@@ -186,6 +186,8 @@ class UciLoop:
                                f"{self.options['Hash']} MB") from None
         elif option.name == "Clear Hash":
             self.searcher.clear()
+        elif option.name == "UCI_ShowWDL":
+            self.searcher.show_wdl = bool(typed)
         elif option.name == "UCI_Chess960":
             self._set_chess960(bool(typed))
         self.options.set(option.name, value)

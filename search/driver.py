@@ -7,6 +7,7 @@ from any other thread. Info lines go through the `report` callback as UCI text.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from engine.board import Board
 from engine.defs import MAX_MOVES, MAX_PLY
 from engine.movegen import legal_prefix
 from engine.timeman import Budget, Limits, plan
+from eval.params import WDL_A, WDL_B
 from search import tt as tt_module
 from eval.evaluate import evaluate
 from search.search import INFINITE, qsearch, search
@@ -29,6 +31,17 @@ from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION,
 
 ASPIRATION_DELTA = 20
 SCRATCH_MOVES = WS_MOVES + (PLIES - 1) * MAX_MOVES   # a move list the search never reaches
+
+
+def win_draw_loss(score: int) -> tuple[int, int, int]:
+    """Expected (win, draw, loss) in permille for the side to move (eval.params WDL model)."""
+    if score >= MATE_IN_MAX:
+        return 1000, 0, 0
+    if score <= -MATE_IN_MAX:
+        return 0, 0, 1000
+    win = round(1000 / (1 + math.exp((WDL_A - score) / WDL_B)))
+    loss = round(1000 / (1 + math.exp((WDL_A + score) / WDL_B)))
+    return win, 1000 - win - loss, loss
 
 
 def format_score(score: int) -> str:
@@ -71,6 +84,7 @@ class Searcher:
         self._armed = False
         self._node_limit = 0
         self._chess960 = False
+        self.show_wdl = False          # UCI_ShowWDL: add `wdl W D L` to the info lines
 
     # ---- control from other threads ------------------------------------------------------------
 
@@ -292,8 +306,9 @@ class Searcher:
     def _info(self, depth: int, multipv: int, line: Line, start: float) -> str:
         elapsed = time.perf_counter() - start
         nodes = int(self.ctl[CTL_NODES])
+        wdl = " wdl {} {} {}".format(*win_draw_loss(line.score)) if self.show_wdl else ""
         text = (f"info depth {depth} seldepth {int(self.ctl[CTL_SELDEPTH])} multipv {multipv} "
-                f"score {format_score(line.score)}{' ' + line.bound if line.bound else ''} "
+                f"score {format_score(line.score)}{' ' + line.bound if line.bound else ''}{wdl} "
                 f"nodes {nodes} nps {int(nodes / max(elapsed, 1e-6))} hashfull {self.hashfull()} "
                 f"time {int(elapsed * 1000)}")
         return text + (" pv " + " ".join(self._uci(m) for m in line.moves) if line.moves else "")

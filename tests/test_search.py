@@ -44,3 +44,17 @@ def test_mate_suites_at_exact_depth(searcher, moves, name):
     for fen in fens(name):
         board, result = solve(searcher, fen, mate=moves, depth=2 * moves - 1)
         assert_mates(board, result, moves)
+
+
+def test_win_draw_loss_model_is_consistent():
+    """UCI_ShowWDL figures: permille summing to 1000, symmetric, more wins as the score rises."""
+    from search.driver import win_draw_loss
+
+    previous = -1
+    for score in range(-1500, 1501, 50):
+        win, draw, loss = win_draw_loss(score)
+        assert win + draw + loss == 1000 and min(win, draw, loss) >= 0
+        assert (loss, draw, win) == win_draw_loss(-score)
+        assert win >= previous
+        previous = win
+    assert win_draw_loss(MATE - 3) == (1000, 0, 0)

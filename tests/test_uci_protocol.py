@@ -30,7 +30,8 @@ TWO_LEGAL_MOVES = "7k/8/8/8/8/8/6PP/6RK w - - 0 1"     # g2g3, g2g4 (h2 pawn mov
 CHESS960_START = "rknqnbbr/pppppppp/8/8/8/8/PPPPPPPP/RKNQNBBR w KQkq - 0 1"      # position 734
 CHESS960_CASTLING = ["d2d4", "d7d5", "c1d3", "c8d6", "d1d2", "d8d7", "b1a1", "b8a8"]   # both castle long
 CHESS960_AFTER = "2krnbbr/pppqpppp/3n4/3p4/3P4/3N4/PPPQPPPP/2KRNBBR w - - 6 5"
-EXPECTED_OPTIONS = {"Hash", "Clear Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "UCI_Chess960"}
+EXPECTED_OPTIONS = {"Hash", "Clear Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "UCI_Chess960",
+                    "UCI_ShowWDL"}
 
 
 def depths(search) -> list[int]:
@@ -305,6 +306,17 @@ def test_multipv_3(uci, fen):
     scores = [score_value(i["score"]) for i in final]
     assert scores == sorted(scores, reverse=True), [(i["pv"][0], i["score"]) for i in final]
     assert search.bestmove == final[0]["pv"][0]
+
+
+def test_show_wdl(uci):
+    """UCI_ShowWDL adds win/draw/loss permille to every scored line, and only then."""
+    search = uci.go("depth 5")
+    assert not any("wdl" in i for i in search.infos)
+    uci.set_option("UCI_ShowWDL", "true")
+    search = uci.go("depth 5")
+    scored = [i for i in search.infos if "score" in i]
+    assert scored and all("wdl" in i for i in scored)
+    uci.set_option("UCI_ShowWDL", "false")
 
 
 def test_multipv_larger_than_the_legal_moves(uci):

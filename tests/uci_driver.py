@@ -120,6 +120,12 @@ def parse_info(text: str) -> dict:
         elif key == "currmove":
             info["currmove"] = tokens[i + 1]
             i += 2
+        elif key == "wdl":
+            values = tokens[i + 1:i + 4]
+            assert len(values) == 3 and all(v.isdigit() for v in values), f"bad wdl in {text!r}"
+            info["wdl"] = tuple(int(v) for v in values)
+            assert sum(info["wdl"]) == 1000, f"wdl does not sum to 1000 in {text!r}"
+            i += 4
         else:
             raise AssertionError(f"unknown info field {key!r} in {text!r}")
     assert info, f"empty info line {text!r}"
