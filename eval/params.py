@@ -45,6 +45,10 @@ N_PARAMS = _layout[-1][1] + _layout[-1][2]
 
 LAYOUT = tuple(_layout)
 PHASE_WEIGHTS = (0, 1, 1, 2, 4, 0)     # game phase per piece type; 24 = all pieces on
+# Win/draw/loss model for UCI_ShowWDL: P(win) = 1 / (1 + exp((WDL_A - eval) / WDL_B)) and P(loss)
+# alike with -eval; fitted by `tools/tune.py --wdl` to the results of the tuning games.
+WDL_A = 190
+WDL_B = 160
 PHASE_MAX = 24
 KING_ATTACK_UNITS = (0, 2, 2, 3, 5, 0)  # per attacked king-zone square, by attacker type
 
