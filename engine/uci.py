@@ -8,6 +8,7 @@ completely before anything is applied, and errors are reported as `info string e
 
 from __future__ import annotations
 
+import gc
 import sys
 import threading
 import time
@@ -75,6 +76,10 @@ class UciLoop:
             self.board = Board()
             self.searcher = Searcher(int(self.options["Hash"]))
             self.searcher.warm_up(self.board)
+            # The many objects numba created are permanent: keep the garbage collector from
+            # rescanning them, which would pause a fast game for tens of milliseconds.
+            gc.collect()
+            gc.freeze()
         except Exception as exc:  # reported on isready; the loop keeps answering
             self.init_error = f"{type(exc).__name__}: {exc}"
         self.ready.set()
