@@ -124,6 +124,17 @@ def history_slot(side, move):
 
 
 @njit(cache=True)
+def _quiet_score(ws, side, move, killer1, killer2, counter):
+    if move == killer1:
+        return SCORE_KILLER + 1
+    if move == killer2:
+        return SCORE_KILLER
+    if move == counter:
+        return SCORE_COUNTER
+    return ws[history_slot(side, move)]
+
+
+@njit(cache=True)
 def score_moves(tab, pos, ws, start, end, tt_move, killer1, killer2, counter):
     """Write ordering keys for the moves at ws[start:end] to ws[start + SCORE_SHIFT:...]."""
     st = pos[1]
@@ -144,14 +155,18 @@ def score_moves(tab, pos, ws, start, end, tt_move, killer1, killer2, counter):
                 ws[i + SCORE_SHIFT] = SCORE_BAD_CAPTURE + mvv_lva
         elif flag >= PROMO_KNIGHT:
             ws[i + SCORE_SHIFT] = SCORE_BAD_CAPTURE - 1000 + flag   # under-promotions last
-        elif move == killer1:
-            ws[i + SCORE_SHIFT] = SCORE_KILLER + 1
-        elif move == killer2:
-            ws[i + SCORE_SHIFT] = SCORE_KILLER
-        elif move == counter:
-            ws[i + SCORE_SHIFT] = SCORE_COUNTER
         else:
-            ws[i + SCORE_SHIFT] = ws[history_slot(side, move)]
+            ws[i + SCORE_SHIFT] = _quiet_score(ws, side, move, killer1, killer2, counter)
+
+
+@njit(cache=True)
+def score_quiets(pos, ws, start, end, tt_move, killer1, killer2, counter):
+    """score_moves for a list known to hold only quiet moves (the quiet generation stage)."""
+    side = pos[1][ST_SIDE]
+    for i in range(start, end):
+        move = ws[i]
+        ws[i + SCORE_SHIFT] = SCORE_TT if move == tt_move else _quiet_score(ws, side, move, killer1, killer2,
+                                                                              counter)
 
 
 @njit(cache=True)

@@ -21,7 +21,7 @@ from engine.position import (current_key, gives_check, in_check, last_move, make
                              unmake_move, unmake_null)
 from eval.evaluate import evaluate
 from search.movepick import (SCORE_COUNTER, SCORE_SHIFT, SCORE_TT, SEE_VALUES, captured_type, history_slot, is_noisy,
-                             pick_next, score_moves, see_ge)
+                             pick_next, score_moves, score_quiets, see_ge)
 from search.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE, MATE_IN_MAX, from_tt, probe, store, to_tt
 from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION, CTL_NODE_LIMIT,
                               CTL_NODES, CTL_PROVE_MATE, CTL_ROOT_COUNT, CTL_ROOT_FIRST, CTL_ROOT_PLY,
@@ -165,8 +165,9 @@ def qsearch(tab, pos, ws, tt, alpha, beta, ply):
             # Delta pruning: even winning the captured piece cannot lift us to alpha.
             if (move >> 12) < 4 and stand_pat + SEE_VALUES[captured_type(pos, move)] + 200 <= alpha:
                 continue
-            # Captures that lose material are not worth looking at here.
-            if order < 0 and not see_ge(tab, pos, move, 0):
+            # Captures that lose material (ordered last by their exchange value) and
+            # under-promotions are not worth looking at here.
+            if order < 0:
                 continue
         make_move(tab, pos, move)
         score = -qsearch(tab, pos, ws, tt, -beta, -alpha, ply + 1)
@@ -328,7 +329,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
                     move, order = pick_next(ws, i, end)
             if stage == STAGE_QUIET and (i >= end or order < 0):
                 quiet_end = generate(tab, pos, ws, end, QUIET)
-                score_moves(tab, pos, ws, end, quiet_end, hash_move, killer1, killer2, counter)
+                score_quiets(pos, ws, end, quiet_end, hash_move, killer1, killer2, counter)
                 end = quiet_end
                 stage = STAGE_PICK
                 if i >= end:
