@@ -153,7 +153,7 @@ class Board:
 
     def repetitions(self) -> int:
         """Earlier occurrences of this position (2 means a threefold repetition)."""
-        return int(repetitions(self.arrays))
+        return int(repetitions(self.arrays, self.ply, 1 << 20))
 
     def is_fifty_moves(self) -> bool:
         return bool(fifty_move_counter_expired(self.arrays)) and not self.is_checkmate()

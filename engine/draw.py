@@ -11,8 +11,10 @@ DARK_SQUARES = np.uint64(0xAA55AA55AA55AA55)
 
 
 @njit(cache=True)
-def repetitions(pos):
-    """How many earlier positions since the last irreversible move equal the current one."""
+def repetitions(pos, since, limit):
+    """How many earlier positions since the last irreversible move equal the current one,
+    counting at most `limit`. One at a history index after `since` counts as two: for the search
+    a repetition inside its own line is already a draw."""
     bb, st = pos
     ply = st[ST_PLY]
     key = bb[BB_KEYS + ply]
@@ -20,7 +22,9 @@ def repetitions(pos):
     count = 0
     for i in range(ply - 4, oldest - 1, -2):
         if bb[BB_KEYS + i] == key:
-            count += 1
+            count += 2 if i > since else 1
+            if count >= limit:
+                break
     return count
 
 

@@ -10,7 +10,7 @@ from numba import njit
 
 from engine.bits import ONE, lsb
 from engine.bitboard import bishop_attacks, rook_attacks
-from engine.defs import BB_ALL, BB_WHITE, BISHOP, KNIGHT, NO_PIECE, PAWN, QUEEN, ROOK, ST_BOARD, ST_SIDE
+from engine.defs import BB_ALL, BB_WHITE, BISHOP, KING, NO_PIECE, PAWN, QUEEN, ROOK, ST_BOARD, ST_SIDE
 from engine.move import CASTLE, EN_PASSANT, PROMO_KNIGHT, PROMO_QUEEN
 from engine.position import attackers_to
 from search.workspace import WS_HISTORY, WS_MOVES, WS_SCORES
@@ -81,39 +81,21 @@ def see_ge(tab, pos, move, threshold):
             break
         result ^= 1
         o = side * 6
-        if mine & bb[o + PAWN]:
-            gain = SEE_VALUES[PAWN] - gain
-            if gain < result:
-                break
-            occ ^= ONE << np.uint64(lsb(mine & bb[o + PAWN]))
-            attackers |= bishop_attacks(tab, to, occ) & diagonal
-        elif mine & bb[o + KNIGHT]:
-            gain = SEE_VALUES[KNIGHT] - gain
-            if gain < result:
-                break
-            occ ^= ONE << np.uint64(lsb(mine & bb[o + KNIGHT]))
-        elif mine & bb[o + BISHOP]:
-            gain = SEE_VALUES[BISHOP] - gain
-            if gain < result:
-                break
-            occ ^= ONE << np.uint64(lsb(mine & bb[o + BISHOP]))
-            attackers |= bishop_attacks(tab, to, occ) & diagonal
-        elif mine & bb[o + ROOK]:
-            gain = SEE_VALUES[ROOK] - gain
-            if gain < result:
-                break
-            occ ^= ONE << np.uint64(lsb(mine & bb[o + ROOK]))
-            attackers |= rook_attacks(tab, to, occ) & straight
-        elif mine & bb[o + QUEEN]:
-            gain = SEE_VALUES[QUEEN] - gain
-            if gain < result:
-                break
-            occ ^= ONE << np.uint64(lsb(mine & bb[o + QUEEN]))
-            attackers |= (bishop_attacks(tab, to, occ) & diagonal) | (rook_attacks(tab, to, occ) & straight)
-        else:  # only the king is left: it may capture only if the square is not defended
+        kind = PAWN
+        while kind < KING and not (mine & bb[o + kind]):   # the least valuable attacker recaptures
+            kind += 1
+        if kind == KING:    # only the king is left: it may capture only if the square is not defended
             if attackers & ~bb[BB_WHITE + side]:
                 result ^= 1
             break
+        gain = SEE_VALUES[kind] - gain
+        if gain < result:
+            break
+        occ ^= ONE << np.uint64(lsb(mine & bb[o + kind]))
+        if kind == PAWN or kind == BISHOP or kind == QUEEN:    # x-rays behind it join in
+            attackers |= bishop_attacks(tab, to, occ) & diagonal
+        if kind == ROOK or kind == QUEEN:
+            attackers |= rook_attacks(tab, to, occ) & straight
     return result == 1
 
 

@@ -13,8 +13,8 @@ not restored from numba's cache, which crashes the next process. Hence `np.bool_
 import numpy as np
 from numba import njit
 
-from engine.defs import BB_KEYS, BB_WHITE, KING, MAX_MOVES, MAX_PLY, PAWN, ST_HALFMOVE, ST_PLY, ST_SIDE
-from engine.draw import insufficient_material
+from engine.defs import BB_WHITE, KING, MAX_MOVES, MAX_PLY, PAWN, ST_HALFMOVE, ST_SIDE
+from engine.draw import insufficient_material, repetitions
 from engine.move import NULL_MOVE
 from engine.movegen import ALL, COUNT, NOISY, QUIET, generate, is_legal
 from engine.position import (current_key, gives_check, in_check, last_move, make_move, make_null, piece_on,
@@ -52,24 +52,6 @@ def _stopped(ws):
     if ws[NODE_LIMIT] and ws[NODES] >= ws[NODE_LIMIT]:
         ws[STOP] = 1
         return True
-    return False
-
-
-@njit(cache=True)
-def _is_repetition(pos, root_ply):
-    """A repetition inside the search line, or a threefold one including the game before it."""
-    bb, st = pos
-    ply = st[ST_PLY]
-    key = bb[BB_KEYS + ply]
-    oldest = max(0, ply - st[ST_HALFMOVE])
-    count = 0
-    for i in range(ply - 4, oldest - 1, -2):
-        if bb[BB_KEYS + i] == key:
-            if i > root_ply:
-                return True
-            count += 1
-            if count >= 2:
-                return True
     return False
 
 
@@ -209,7 +191,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
 
     # Step 2. Draws, the ply limit and mate distance pruning (a shorter mate was already found).
     if not root:
-        if _is_repetition(pos, ws[WS_CTL + CTL_ROOT_PLY]) or insufficient_material(pos):
+        if repetitions(pos, ws[WS_CTL + CTL_ROOT_PLY], 2) >= 2 or insufficient_material(pos):
             return DRAW
         if st[ST_HALFMOVE] >= 100:
             if not checked or generate(tab, pos, ws, start, COUNT) > start:

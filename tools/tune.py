@@ -30,6 +30,7 @@ from search.driver import Searcher
 PARAMS_FILE = pathlib.Path(__file__).resolve().parent.parent / "eval" / "params.py"
 MARKER = "# ---- values (written by tools/tune.py) ----"
 FIXED = {"material": [5]}       # king material stays 0
+HOLD_OUT_BLOCK = 200            # positions per held-out stretch (a few games)
 
 
 class Dataset:
@@ -94,17 +95,21 @@ class Dataset:
 
 
 @njit(cache=True)
+def _model(indptr, indices, values, phase, scale, extra, w, p):
+    """The linear model's evaluation (white's side) of position p for weights w (N_PARAMS, 2)."""
+    mg = 0.0
+    eg = 0.0
+    for k in range(indptr[p], indptr[p + 1]):
+        mg += values[k] * w[indices[k], 0]
+        eg += values[k] * w[indices[k], 1]
+    return (mg * phase[p] + eg * scale[p] / 64.0 * (PHASE_MAX - phase[p])) / PHASE_MAX + extra[p]
+
+
+@njit(cache=True)
 def _evals(indptr, indices, values, phase, scale, extra, w):
-    """The model's evaluation (white's side) of every position for weights w (N_PARAMS, 2)."""
-    n = len(phase)
-    out = np.empty(n)
-    for p in range(n):
-        mg = 0.0
-        eg = 0.0
-        for k in range(indptr[p], indptr[p + 1]):
-            mg += values[k] * w[indices[k], 0]
-            eg += values[k] * w[indices[k], 1]
-        out[p] = (mg * phase[p] + eg * scale[p] / 64.0 * (PHASE_MAX - phase[p])) / PHASE_MAX + extra[p]
+    out = np.empty(len(phase))
+    for p in range(len(phase)):
+        out[p] = _model(indptr, indices, values, phase, scale, extra, w, p)
     return out
 
 
@@ -116,13 +121,7 @@ def _loss_and_gradient(indptr, indices, values, phase, scale, extra, result, w, 
     loss = 0.0
     c = k * math.log(10.0) / 400.0
     for p in range(n):
-        mg = 0.0
-        eg = 0.0
-        for j in range(indptr[p], indptr[p + 1]):
-            mg += values[j] * w[indices[j], 0]
-            eg += values[j] * w[indices[j], 1]
-        e = (mg * phase[p] + eg * scale[p] / 64.0 * (PHASE_MAX - phase[p])) / PHASE_MAX + extra[p]
-        s = 1.0 / (1.0 + math.exp(-c * e))
+        s = 1.0 / (1.0 + math.exp(-c * _model(indptr, indices, values, phase, scale, extra, w, p)))
         err = s - result[p]
         loss += err * err
         d = 2.0 * err * s * (1.0 - s) * c / n
@@ -231,9 +230,12 @@ def main(argv: list[str] | None = None) -> int:
 
     everything = Dataset(args.data, args.limit, args.quiet_margin)
     print(f"{everything.skipped} positions skipped as not quiet", file=sys.stderr)
-    order = np.random.default_rng(1).permutation(len(everything))
-    held = int(len(order) * args.validation)
-    data, check = everything.subset(np.sort(order[held:])), everything.subset(np.sort(order[:held]))
+    # Hold out whole stretches of the file (positions of one game are consecutive and alike), so
+    # that the held-out loss is not flattered by near-copies of training positions.
+    blocks = np.arange(len(everything)) // HOLD_OUT_BLOCK
+    chosen = np.random.default_rng(1).random(blocks.max() + 1) < args.validation
+    data = everything.subset(np.flatnonzero(~chosen[blocks]))
+    check = everything.subset(np.flatnonzero(chosen[blocks]))
     print(f"{len(data)} training positions, {len(check)} held out", file=sys.stderr)
     w0 = weights().astype(np.float64)
     k = fit_k(data, w0)
