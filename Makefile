@@ -26,6 +26,7 @@ test-slow: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/jitfish bench --perft
+	$(BIN)/jitfish bench
 
 clean:
 	rm -rf $(VENV) build *.egg-info

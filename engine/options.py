@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from search.levels import FULL_STRENGTH_ELO, MIN_ELO, SKILL_LEVELS
+
 
 @dataclass(frozen=True)
 class Option:
@@ -103,4 +105,9 @@ ENGINE_OPTIONS = [
     Option("Move Overhead", "spin", 20, 0, 5000),
     Option("UCI_Chess960", "check", False),
     Option("UCI_ShowWDL", "check", False),
+    Option("UCI_LimitStrength", "check", False),
+    Option("UCI_Elo", "spin", 1500, MIN_ELO, FULL_STRENGTH_ELO),
+    Option("Skill Level", "spin", SKILL_LEVELS, 0, SKILL_LEVELS),
+    Option("Random Seed", "spin", 0, 0, 2**31 - 1),      # 0: different choices every game
 ]
+LEVEL_OPTIONS = ("UCI_LimitStrength", "UCI_Elo", "Skill Level", "Random Seed")

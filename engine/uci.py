@@ -9,12 +9,13 @@ completely before anything is applied, and errors are reported as `info string e
 from __future__ import annotations
 
 import gc
+import random
 import sys
 import threading
 import time
 from typing import Callable, Iterable
 
-from engine.options import ENGINE_OPTIONS, Options
+from engine.options import ENGINE_OPTIONS, LEVEL_OPTIONS, Options
 
 ENGINE_NAME = "Jitfish 0.1.0"
 ENGINE_AUTHOR = "the Jitfish developers"
@@ -196,6 +197,23 @@ class UciLoop:
         elif option.name == "UCI_Chess960":
             self._set_chess960(bool(typed))
         self.options.set(option.name, value)
+        if option.name in LEVEL_OPTIONS:
+            self._apply_level(new_game=option.name == "Random Seed")
+
+    def _apply_level(self, new_game: bool) -> None:
+        """Give the searcher the difficulty level the options ask for; a new game draws a new
+        seed for the level's choices unless `Random Seed` fixes it."""
+        from search.levels import effective_elo, level_for_elo
+
+        elo = effective_elo(bool(self.options["UCI_LimitStrength"]), int(self.options["UCI_Elo"]),
+                            int(self.options["Skill Level"]))
+        seed = self.searcher.game_seed
+        if new_game or seed == 0:
+            seed = int(self.options["Random Seed"]) or random.getrandbits(62) + 1
+        level = level_for_elo(elo)
+        self.searcher.set_level(level, seed)
+        if self.debug:
+            self.send(f"info string playing at Elo {elo}: {level or 'full strength'}")
 
     def _set_chess960(self, chess960: bool) -> None:
         """Keep the position in the new castling mode; one whose castling rights only Chess960 has
@@ -214,6 +232,7 @@ class UciLoop:
         self.wait_ready()
         self.require_idle("ucinewgame")
         self.searcher.clear()
+        self._apply_level(new_game=True)
         self._position_cache = None
 
     # ---- position ---------------------------------------------------------------------------------

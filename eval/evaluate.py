@@ -13,6 +13,7 @@ from numba import njit
 from engine.bits import ONE, lsb, popcount
 from engine.bitboard import bishop_attacks, king_attacks, knight_attacks, rook_attacks
 from engine.defs import BB_ALL, BB_WHITE, BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, ST_SIDE, WHITE
+from engine.position import current_key
 from eval.params import (BACKWARD, BISHOP_PAIR, CONNECTED, DOUBLED, HANGING, ISOLATED, KING_DANGER,
                          KING_SHIELD, KNIGHT_OUTPOST, MATERIAL, MOBILITY_BISHOP, MOBILITY_KNIGHT,
                          MOBILITY_QUEEN, MOBILITY_ROOK, N_PARAMS, PASSED, PASSED_ENEMY_KING,
@@ -28,12 +29,14 @@ TRACE_EXTRA = 2 * N_PARAMS + 2
 TRACE_SIZE = 2 * N_PARAMS + 3
 W_WEIGHTS = 0                      # (mg, eg) of parameter i at 2i, 2i + 1
 W_TRACE = 2 * N_PARAMS
-W_PAWN_CACHE = W_TRACE + TRACE_SIZE    # entries: white pawns, black pawns, mg, eg, passers w, b
+W_NOISE = W_TRACE + TRACE_SIZE         # a weak level's noise: amplitude (0 = none), then its seed
+W_PAWN_CACHE = W_NOISE + 2             # entries: white pawns, black pawns, mg, eg, passers w, b
 PAWN_CACHE_BITS = 11
 PAWN_ENTRY = 6
 EVAL_REGION = W_PAWN_CACHE + (PAWN_ENTRY << PAWN_CACHE_BITS)
 PAWN_MIX_W = np.uint64(0x9E3779B97F4A7C15)   # multiplicative hashing of the two pawn boards
 PAWN_MIX_B = np.uint64(0xC2B2AE3D27D4EB4F)
+NOISE_MIX = np.uint64(0xD6E8FEB86659FD93)
 SCALE_NORMAL = 64
 
 FILE_A = np.uint64(0x0101010101010101)
@@ -315,6 +318,19 @@ def _mop_up(bb, eg):
 
 
 @njit(cache=True)
+def _noise(key, amplitude, seed):
+    """A misjudgement in [-amplitude, amplitude] (triangular, most of them small) that is a
+    fixed function of the position and the game's seed, so that the search stays consistent."""
+    h = (key ^ np.uint64(seed)) * NOISE_MIX
+    h ^= h >> np.uint64(29)
+    h *= NOISE_MIX
+    span = np.uint64(amplitude + 1)
+    first = (h >> np.uint64(40)) % span
+    second = ((h >> np.uint64(8)) & np.uint64(0xFFFFFFFF)) % span
+    return np.int64(first) + np.int64(second) - amplitude
+
+
+@njit(cache=True)
 def evaluate(tab, pos, ws, trace):
     """Score in centipawns for the side to move, with weights from the workspace `ws`. When
     `trace` is true, the term counts are added to the (zeroed) trace region of `ws`."""
@@ -357,4 +373,6 @@ def evaluate(tab, pos, ws, trace):
         ws[W_TRACE + TRACE_PHASE] = phase
         ws[W_TRACE + TRACE_SCALE] = scale
         ws[W_TRACE + TRACE_EXTRA] = extra
+    elif ws[W_NOISE] != 0:
+        score += _noise(current_key(pos), ws[W_NOISE], ws[W_NOISE + 1])
     return score if side == WHITE else -score

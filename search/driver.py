@@ -7,7 +7,9 @@ from any other thread. Info lines go through the `report` callback as UCI text.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import random
 import threading
 import time
 from dataclasses import dataclass, field
@@ -20,14 +22,15 @@ from engine.defs import MAX_MOVES, MAX_PLY
 from engine.movegen import legal_prefix
 from engine.timeman import Budget, Limits, plan
 from eval.params import WDL_A, WDL_B
-from search import tt as tt_module
 from eval.evaluate import evaluate
+from search import tt as tt_module
+from search.levels import Level, choose, considered_moves
 from search.search import INFINITE, qsearch, search
 from search.tt import MATE, MATE_IN_MAX
 from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION, CTL_NODE_LIMIT,
-                              CTL_NODES, CTL_PROVE_MATE, CTL_ROOT_COUNT, CTL_ROOT_FIRST, CTL_ROOT_PLY,
-                              CTL_SELDEPTH, CTL_STOP, PLIES, WS_MOVES, WS_PV, WS_PV_LEN, WS_ROOT_MOVES,
-                              clear_heuristics, ctl_view, new_workspace)
+                              CTL_NODES, CTL_PROVE_MATE, CTL_QS_START, CTL_ROOT_COUNT, CTL_ROOT_FIRST,
+                              CTL_ROOT_PLY, CTL_SELDEPTH, CTL_STOP, PLIES, WS_MOVES, WS_PV, WS_PV_LEN,
+                              WS_ROOT_MOVES, clear_heuristics, ctl_view, new_workspace, set_weakness)
 
 ASPIRATION_DELTA = 20
 SCRATCH_MOVES = WS_MOVES + (PLIES - 1) * MAX_MOVES   # a move list the search never reaches
@@ -85,6 +88,18 @@ class Searcher:
         self._node_limit = 0
         self._chess960 = False
         self.show_wdl = False          # UCI_ShowWDL: add `wdl W D L` to the info lines
+        self.level: Level | None = None   # a difficulty level, None for full strength
+        self.game_seed = 0                # varies a level's choices and misjudgements per game
+
+    def set_level(self, level: Level | None, game_seed: int) -> None:
+        """Play at a difficulty level (None: full strength) with the given game's randomness.
+        The table is emptied: its entries were judged with the old level's eyes."""
+        self.level, self.game_seed = level, game_seed
+        if level is None:
+            set_weakness(self.ws, 0, 0, MAX_PLY)
+        else:
+            set_weakness(self.ws, level.noise, game_seed, level.quiescence)
+        self.tt[:] = 0
 
     # ---- control from other threads ------------------------------------------------------------
 
@@ -128,6 +143,7 @@ class Searcher:
         self.prepare()
         self.ctl[CTL_NODE_LIMIT] = 0
         self.ctl[CTL_ROOT_PLY] = board.ply
+        self.ctl[CTL_QS_START] = 0
         return int(qsearch(board.tab, board.arrays, self.ws, self.tt, -INFINITE, INFINITE, 0))
 
     def warm_up(self, board: Board) -> None:
@@ -150,8 +166,15 @@ class Searcher:
 
     def run(self, board: Board, limits: Limits, report: Callable[[str], None], multipv: int = 1,
             overhead_ms: int = 0) -> Result:
-        """Search `board` within `limits`; report info lines; return the best move found."""
+        """Search `board` within `limits`; report info lines; return the best move found (at a
+        difficulty level: the move the level chooses)."""
         start = time.perf_counter()
+        level = self.level
+        rng = random.Random(f"{self.game_seed}:{board.key}:{board.ply}")   # same game, same choices
+        if level is not None:
+            limits = dataclasses.replace(limits, depth=min(limits.depth or level.depth, level.depth),
+                                         nodes=min(limits.nodes or level.nodes, level.nodes))
+            multipv = max(multipv, level.candidates)
         ctl, ws = self.ctl, self.ws
         self.generation = (self.generation + 1) & 63
         ctl[CTL_NODES] = 0
@@ -167,6 +190,8 @@ class Searcher:
         if limits.searchmoves:
             wanted = set(limits.searchmoves)
             root_moves = [m for m in root_moves if board.uci(m) in wanted] or root_moves
+        if level is not None and root_moves:
+            root_moves = considered_moves(root_moves, level, rng)
         if not root_moves:
             score = -MATE if board.is_check() else 0
             report(f"info depth 0 score {format_score(score)}")
@@ -228,7 +253,7 @@ class Searcher:
         self._wait_if_required(limits)
         if not lines:          # stopped before depth 1 finished: any legal move beats none
             lines = [Line(0, [root_moves[0]])]
-        best_line = lines[0]
+        best_line = lines[0] if level is None else lines[choose([line.score for line in lines], level, rng)]
         ponder = best_line.moves[1] if len(best_line.moves) > 1 else self._ponder_from_tt(board, best_line.moves[0])
         return Result(best_line.moves[0], ponder, best_line.score, depth_done, int(ctl[CTL_NODES]), lines)
 

@@ -24,10 +24,10 @@ from search.movepick import (SCORE_COUNTER, SCORE_SHIFT, SCORE_TT, SEE_VALUES, c
                              pick_next, score_moves, score_quiets, see_ge)
 from search.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE, MATE_IN_MAX, from_tt, probe, store, to_tt
 from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION, CTL_NODE_LIMIT,
-                              CTL_NODES, CTL_PROVE_MATE, CTL_ROOT_COUNT, CTL_ROOT_FIRST, CTL_ROOT_PLY,
-                              CTL_SELDEPTH, CTL_STOP, PLIES, QUIETS_PER_PLY, WS_COUNTERS, WS_CTL, WS_EVALS,
-                              WS_KILLERS, WS_LMR, WS_MOVES, WS_PV, WS_PV_LEN, WS_QUIETS,
-                              WS_ROOT_MOVES)
+                              CTL_NODES, CTL_PROVE_MATE, CTL_QS_PLIES, CTL_QS_START, CTL_ROOT_COUNT,
+                              CTL_ROOT_FIRST, CTL_ROOT_PLY, CTL_SELDEPTH, CTL_STOP, PLIES, QUIETS_PER_PLY,
+                              WS_COUNTERS, WS_CTL, WS_EVALS, WS_KILLERS, WS_LMR, WS_MOVES, WS_PV, WS_PV_LEN,
+                              WS_QUIETS, WS_ROOT_MOVES)
 
 INFINITE = MATE + 1
 DRAW = 0
@@ -41,6 +41,8 @@ NODE_LIMIT = WS_CTL + CTL_NODE_LIMIT
 SELDEPTH = WS_CTL + CTL_SELDEPTH
 GENERATION = WS_CTL + CTL_GENERATION
 PROVE_MATE = WS_CTL + CTL_PROVE_MATE
+QS_PLIES = WS_CTL + CTL_QS_PLIES
+QS_START = WS_CTL + CTL_QS_START
 
 
 @njit(cache=True)
@@ -104,6 +106,8 @@ def qsearch(tab, pos, ws, tt, alpha, beta, ply):
     checked = in_check(tab, pos)
     if ply >= MAX_PLY - 1:
         return DRAW if checked else evaluate(tab, pos, ws, False)
+    if ply - ws[QS_START] >= ws[QS_PLIES]:
+        return evaluate(tab, pos, ws, False)     # a weak level's horizon, even in check
     pv_node = beta - alpha > 1
     key = current_key(pos)
 
@@ -177,6 +181,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
 
     # Step 1. The horizon: resolve captures with quiescence.
     if depth <= 0:
+        ws[QS_START] = ply
         return qsearch(tab, pos, ws, tt, alpha, beta, ply)
 
     ws[WS_PV_LEN + ply] = ply
@@ -255,6 +260,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
 
         # Step 7. Razoring: hopeless at depth 1-2 unless a capture rescues it.
         if depth <= 2 and static_eval + 250 * depth < alpha:
+            ws[QS_START] = ply
             score = qsearch(tab, pos, ws, tt, alpha - 1, alpha, ply)
             if score < alpha:
                 return score

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from engine.defs import MAX_MOVES, MAX_PLY
-from eval.evaluate import EVAL_REGION, TRACE_SIZE, W_PAWN_CACHE, W_TRACE, W_WEIGHTS
+from eval.evaluate import EVAL_REGION, TRACE_SIZE, W_NOISE, W_PAWN_CACHE, W_TRACE, W_WEIGHTS
 from eval.params import N_PARAMS, weights
 
 PLIES = MAX_PLY + 4
@@ -29,6 +29,8 @@ CTL_CURRMOVE_NUMBER = 7
 CTL_ROOT_FIRST = 8      # MultiPV: root moves before this index are already reported
 CTL_ROOT_COUNT = 9      # number of root moves
 CTL_PROVE_MATE = 10     # 1: `go mate` - no selectivity that can hide a mate (null move, LMR, ...)
+CTL_QS_PLIES = 11       # most capture plies a quiescence search may play (a weak level's horizon)
+CTL_QS_START = 12       # the ply at which the current quiescence search began
 CTL_SIZE = 16
 
 _regions: list[tuple[str, int]] = []
@@ -62,6 +64,7 @@ def new_workspace() -> np.ndarray:
         for m in range(1, 64):   # late-move reductions: about ln(d) * ln(m) / 2.1
             ws[WS_LMR + 64 * d + m] = int(0.75 + math.log(d) * math.log(m) / 2.1)
     set_weights(ws, weights())
+    ws[WS_CTL + CTL_QS_PLIES] = MAX_PLY
     return ws
 
 
@@ -70,6 +73,14 @@ def set_weights(ws: np.ndarray, w: np.ndarray) -> None:
     pawn cache, whose entries were computed with the old weights."""
     ws[W_WEIGHTS:W_WEIGHTS + 2 * N_PARAMS] = w.reshape(-1)
     ws[W_PAWN_CACHE:EVAL_REGION] = 0
+
+
+def set_weakness(ws: np.ndarray, noise: int, seed: int, quiescence_plies: int) -> None:
+    """A weak level's misjudgement (evaluation noise in centipawns, keyed by `seed`) and horizon
+    (capture plies in quiescence); (0, 0, MAX_PLY) is full strength."""
+    ws[W_NOISE] = noise
+    ws[W_NOISE + 1] = seed & 0x7FFFFFFFFFFFFFFF
+    ws[WS_CTL + CTL_QS_PLIES] = quiescence_plies
 
 
 def clear_heuristics(ws: np.ndarray) -> None:

@@ -31,7 +31,7 @@ CHESS960_START = "rknqnbbr/pppppppp/8/8/8/8/PPPPPPPP/RKNQNBBR w KQkq - 0 1"     
 CHESS960_CASTLING = ["d2d4", "d7d5", "c1d3", "c8d6", "d1d2", "d8d7", "b1a1", "b8a8"]   # both castle long
 CHESS960_AFTER = "2krnbbr/pppqpppp/3n4/3p4/3P4/3N4/PPPQPPPP/2KRNBBR w - - 6 5"
 EXPECTED_OPTIONS = {"Hash", "Clear Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "UCI_Chess960",
-                    "UCI_ShowWDL"}
+                    "UCI_ShowWDL", "UCI_LimitStrength", "UCI_Elo", "Skill Level", "Random Seed"}
 
 
 def depths(search) -> list[int]:
@@ -465,3 +465,40 @@ def test_bench(uci, line):
     total = [t for t in texts if t.startswith("info string Nodes searched")]
     assert len(positions) >= 20 and len(total) == 1
     assert int(total[0].split(":")[1]) == sum(int(t.split()[4]) for t in positions)
+
+
+# ---- difficulty levels ------------------------------------------------------------------------
+
+def play_game_start(uci: UciEngine, plies: int) -> list[str]:
+    """Let the engine play both sides for `plies` plies from a new game; its moves."""
+    uci.send("ucinewgame")
+    moves: list[str] = []
+    for _ in range(plies):
+        uci.position(moves=moves)
+        moves.append(uci.go("wtime 60000 btime 60000 winc 500 binc 500").bestmove)
+    return moves
+
+
+@pytest.mark.parametrize("options", [{"UCI_LimitStrength": "true", "UCI_Elo": 900}, {"Skill Level": 3}])
+def test_levels_repeat_with_a_seed_and_vary_without(uci, options):
+    for name, value in options.items():
+        uci.set_option(name, value)
+    uci.set_option("Random Seed", 1234)
+    first = play_game_start(uci, 8)
+    assert play_game_start(uci, 8) == first             # ucinewgame restarts the seeded sequence
+    uci.set_option("Random Seed", 0)
+    games = {tuple(play_game_start(uci, 8)) for _ in range(3)}
+    assert len(games | {tuple(first)}) >= 2
+
+
+def test_limit_strength_off_ignores_uci_elo(uci):
+    uci.set_option("UCI_Elo", 400)
+    uci.position(MIDDLEGAME)
+    search = uci.go("depth 6")
+    assert depths(search) == list(range(1, 7)) and search.bestmove == search.final()[0]["pv"][0]
+
+
+@pytest.mark.parametrize("line", ["setoption name UCI_Elo value 100", "setoption name Skill Level value 21",
+                                  "setoption name Random Seed value -1", "setoption name UCI_LimitStrength value 3"])
+def test_level_options_out_of_range_are_refused(uci, line):
+    assert uci.errors_after(line)

@@ -1,0 +1,110 @@
+"""Difficulty levels: how a weakened Jitfish thinks, and the one table that maps Elo onto it.
+
+A weak level plays like a weaker human rather than like a strong engine with random blunders:
+- it overlooks some of its legal moves altogether (`oversight`, a share of the root moves),
+- it looks ahead less (`depth` and a node budget, so that its strength does not depend on the
+  machine or the clock) and stops resolving captures sooner (`quiescence` capture plies),
+- it misjudges positions (`noise`, centipawns of evaluation noise fixed per position and game),
+- it picks among the plausible moves it found, weighted by their scores (`temperature`): a move
+  that is 300 centipawns worse is rarely chosen, one that is 20 worse often is.
+
+Each row of LEVELS is a setting whose Elo was measured in matches (tools/calibrate.py, results
+in the README); an Elo between two rows interpolates them.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Sequence
+
+FULL_STRENGTH_ELO = 2300     # what the unrestricted engine measures on the same scale
+MIN_ELO = 400
+SKILL_LEVELS = 20            # Skill Level 0..20; 20 is full strength
+
+
+@dataclass(frozen=True)
+class Level:
+    elo: int                 # nominal Elo on the scale of Stockfish's UCI_Elo
+    depth: int               # iterative deepening stops here
+    nodes: int               # node budget per move
+    quiescence: int          # capture plies at the horizon (0: none)
+    noise: int               # evaluation noise amplitude, centipawns
+    temperature: float       # centipawns: how much worse a move may be and still be chosen
+    candidates: int          # lines searched to choose from (MultiPV)
+    oversight: float         # share of the legal moves not considered at all
+
+
+LEVELS = [
+    Level(400, depth=1, nodes=400, quiescence=0, noise=150, temperature=150, candidates=12, oversight=0.40),
+    Level(700, depth=1, nodes=800, quiescence=1, noise=110, temperature=100, candidates=10, oversight=0.30),
+    Level(1000, depth=2, nodes=1500, quiescence=2, noise=80, temperature=60, candidates=8, oversight=0.20),
+    Level(1300, depth=3, nodes=3000, quiescence=4, noise=55, temperature=40, candidates=6, oversight=0.10),
+    Level(1600, depth=4, nodes=6000, quiescence=8, noise=35, temperature=25, candidates=5, oversight=0.04),
+    Level(1900, depth=6, nodes=15000, quiescence=64, noise=20, temperature=14, candidates=4, oversight=0.0),
+    Level(2200, depth=9, nodes=60000, quiescence=64, noise=8, temperature=6, candidates=3, oversight=0.0),
+]
+
+
+def level_for_elo(elo: int) -> Level | None:
+    """The setting that plays at `elo` (None: full strength, nothing to hold back)."""
+    if elo >= FULL_STRENGTH_ELO:
+        return None
+    elo = max(elo, LEVELS[0].elo)
+    upper = next((row for row in LEVELS if row.elo >= elo), None)
+    if upper is None:        # between the strongest row and full strength: fade the weakness out
+        return _blend(LEVELS[-1], _full_strength_row(), elo)
+    lower = LEVELS[max(LEVELS.index(upper) - 1, 0)]
+    return _blend(lower, upper, elo)
+
+
+def elo_for_skill(skill: int) -> int:
+    """Skill Level 0..20 on the Elo scale: evenly spaced from MIN_ELO to full strength."""
+    skill = max(0, min(skill, SKILL_LEVELS))
+    return MIN_ELO + (FULL_STRENGTH_ELO - MIN_ELO) * skill // SKILL_LEVELS
+
+
+def effective_elo(limit_strength: bool, uci_elo: int, skill: int) -> int:
+    """The Elo to play at from the three UCI options (the weaker of the two limits wins)."""
+    elo = elo_for_skill(skill)
+    if limit_strength:
+        elo = min(elo, uci_elo)
+    return elo
+
+
+def _full_strength_row() -> Level:
+    return Level(FULL_STRENGTH_ELO, depth=64, nodes=400000, quiescence=64, noise=0, temperature=0,
+                 candidates=1, oversight=0.0)
+
+
+def _blend(lower: Level, upper: Level, elo: int) -> Level:
+    """Interpolate two rows: node budgets geometrically, everything else linearly."""
+    t = 0.0 if upper.elo == lower.elo else (elo - lower.elo) / (upper.elo - lower.elo)
+
+    def lin(a: float, b: float) -> float:
+        return a + (b - a) * t
+
+    return Level(elo, depth=round(lin(lower.depth, upper.depth)),
+                 nodes=round(math.exp(lin(math.log(lower.nodes), math.log(upper.nodes)))),
+                 quiescence=round(lin(lower.quiescence, upper.quiescence)), noise=round(lin(lower.noise, upper.noise)),
+                 temperature=lin(lower.temperature, upper.temperature),
+                 candidates=round(lin(lower.candidates, upper.candidates)), oversight=lin(lower.oversight, upper.oversight))
+
+
+def considered_moves(moves: Sequence[int], level: Level, rng: random.Random) -> list[int]:
+    """The root moves the level notices: each is overlooked with probability `oversight`
+    (at least one is always seen)."""
+    seen = [m for m in moves if rng.random() >= level.oversight]
+    return seen or [rng.choice(list(moves))]
+
+
+def choose(scores: Sequence[int], level: Level, rng: random.Random) -> int:
+    """Index of the chosen line: softmax over the scores at the level's temperature. Scores are
+    clipped so that a found mate counts as a big (not an infinite) advantage."""
+    if level.temperature <= 0 or len(scores) == 1:
+        return max(range(len(scores)), key=lambda i: scores[i])
+    clipped = [max(-2000, min(2000, s)) for s in scores]
+    best = max(clipped)
+    weights = [math.exp((s - best) / level.temperature) for s in clipped]
+    return rng.choices(range(len(scores)), weights=weights)[0]

@@ -1,0 +1,113 @@
+"""Difficulty levels: the Elo table, the move choice, and how a weakened search behaves (node
+budget, determinism per seed, obvious moves seen from the middle levels up)."""
+
+import random
+
+import chess
+import pytest
+
+from engine.board import Board
+from engine.timeman import Limits
+from search.driver import Searcher
+from search.levels import (FULL_STRENGTH_ELO, LEVELS, MIN_ELO, choose, considered_moves, effective_elo,
+                           elo_for_skill, level_for_elo)
+
+MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/1R4K1 w - - 0 1"            # Rb8#
+HANGING_QUEEN = "rnb1kbnr/pppp1ppp/8/4p1q1/4P3/3P4/PPP2PPP/RNBQKBNR w KQkq - 1 3"   # Bxg5
+PLAIN_MIDDLEGAME = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
+
+
+@pytest.fixture(scope="module")
+def searcher():
+    yield Searcher(16)
+
+
+def play(searcher: Searcher, fen: str, elo: int, seed: int, **limits):
+    searcher.set_level(level_for_elo(elo), seed)
+    searcher.prepare()
+    board = Board(fen)
+    result = searcher.run(board, Limits(**limits), lambda line: None)
+    return board.uci(result.best), result
+
+
+def test_table_weakens_monotonically_toward_the_low_end():
+    elos = list(range(MIN_ELO, FULL_STRENGTH_ELO, 50))
+    levels = [level_for_elo(e) for e in elos]
+    for weaker, stronger in zip(levels, levels[1:]):
+        assert weaker.nodes <= stronger.nodes and weaker.depth <= stronger.depth
+        assert weaker.noise >= stronger.noise and weaker.temperature >= stronger.temperature
+        assert weaker.oversight >= stronger.oversight and weaker.quiescence <= stronger.quiescence
+    assert level_for_elo(FULL_STRENGTH_ELO) is None
+    assert level_for_elo(100) == level_for_elo(MIN_ELO)
+    assert [level_for_elo(row.elo) for row in LEVELS] == LEVELS
+
+
+def test_skill_level_and_uci_elo_share_one_scale():
+    assert elo_for_skill(0) == MIN_ELO and elo_for_skill(20) == FULL_STRENGTH_ELO
+    assert effective_elo(False, 800, 20) == FULL_STRENGTH_ELO          # UCI_Elo only counts when limited
+    assert effective_elo(True, 800, 20) == 800
+    assert effective_elo(True, 2000, 5) == elo_for_skill(5)           # the weaker limit wins
+
+
+def test_choice_follows_the_scores():
+    rng = random.Random(1)
+    level = level_for_elo(1000)
+    picks = [choose([50, 30, -850], level, rng) for _ in range(2000)]
+    assert picks.count(2) == 0                      # a queen worse is never chosen
+    assert picks.count(0) > picks.count(1) > 100     # the best most often, the close second often
+    assert all(choose([10, 40, 0], level_for_elo(FULL_STRENGTH_ELO - 1), rng) == 1 for _ in range(50))
+
+
+def test_oversight_keeps_at_least_one_move():
+    level = level_for_elo(MIN_ELO)
+    rng = random.Random(3)
+    for _ in range(200):
+        assert considered_moves([7], level, rng) == [7]
+    seen = [len(considered_moves(list(range(30)), level, rng)) for _ in range(200)]
+    assert 0.4 < sum(seen) / (200 * 30) < 0.8        # about 1 - oversight of the moves
+
+
+def test_level_search_stays_within_its_node_budget(searcher):
+    for elo in (MIN_ELO, 1000, 1600, 2200):
+        level = level_for_elo(elo)
+        _, result = play(searcher, PLAIN_MIDDLEGAME, elo, seed=5, wtime=600000, btime=600000)
+        # The first iteration always completes; after that the budget is a hard stop.
+        assert result.nodes <= max(level.nodes, 3000) + 1, (elo, result.nodes)
+
+
+def test_same_seed_same_moves_other_seeds_vary(searcher):
+    first = [play(searcher, PLAIN_MIDDLEGAME, 1000, seed)[0] for seed in range(1, 9)]
+    again = [play(searcher, PLAIN_MIDDLEGAME, 1000, seed)[0] for seed in range(1, 9)]
+    assert first == again
+    assert len(set(first)) >= 2
+
+
+def test_weak_moves_are_legal_and_plausible(searcher):
+    """The lowest level still makes moves (legal, varied), not a constant shuffle."""
+    py = chess.Board(PLAIN_MIDDLEGAME)
+    moves = {play(searcher, PLAIN_MIDDLEGAME, MIN_ELO, seed)[0] for seed in range(1, 13)}
+    assert all(chess.Move.from_uci(m) in py.legal_moves for m in moves)
+    assert len(moves) >= 3
+
+
+@pytest.mark.parametrize("fen, best", [(MATE_IN_ONE, "b1b8"), (HANGING_QUEEN, "c1g5")])
+def test_middle_levels_up_see_mate_in_one_and_free_queens(searcher, fen, best):
+    for elo in (1900, 2200):
+        assert all(play(searcher, fen, elo, seed)[0] == best for seed in range(1, 11)), elo
+
+
+def test_lowest_level_sometimes_misses_mate_in_one(searcher):
+    found = [play(searcher, MATE_IN_ONE, MIN_ELO, seed)[0] == "b1b8" for seed in range(1, 31)]
+    assert 0 < sum(found) < 30
+
+
+def test_full_strength_restores_the_plain_search(searcher):
+    searcher.set_level(level_for_elo(600), 9)
+    searcher.set_level(None, 0)
+    searcher.clear()             # killers and history of earlier searches are not the point here
+    searcher.prepare()
+    board = Board(PLAIN_MIDDLEGAME)
+    weakened_back = searcher.run(board, Limits(depth=6), lambda line: None).nodes
+    fresh = Searcher(16)
+    fresh.prepare()
+    assert fresh.run(Board(PLAIN_MIDDLEGAME), Limits(depth=6), lambda line: None).nodes == weakened_back

@@ -1,0 +1,191 @@
+"""Calibrate the difficulty levels: play the pairings of a plan, then fit one Elo scale to all games.
+
+    python -m tools.calibrate run --plan rows|levels|slow --out runs/calib [--engine .venv/bin/jitfish] [--tc 5+0.05]
+    python -m tools.calibrate fit runs/calib/*.json
+
+Players are Jitfish levels (`L1000` is `UCI_LimitStrength` with `UCI_Elo 1000`, `full` is full
+strength), Stockfish anchors (`sf1350` is Debian's Stockfish with `UCI_Elo 1350`, whose rating is
+taken as given) and the floor anchors of tools/anchors.py (`random`, `greedy`). Below Stockfish's
+floor the scale is carried by chaining levels against each other. The fit is a joint maximum
+likelihood of the logistic Elo model over every game (draws as half points), with the anchors'
+ratings fixed and one virtual draw per pairing as a prior (so a 100% score stays finite); error
+bars are the 95% range over bootstrap resamples of each pairing's games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import re
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+# (first, second, games) per plan, at the fast time control unless said otherwise.
+PLANS = {
+    # The rows of search/levels.py as they stand: their measured Elo is what the table should say.
+    "rows": [
+        ("L2200", "sf2000", 60), ("full", "sf2200", 60), ("L1900", "sf1800", 60), ("L1600", "sf1350", 60),
+        ("L1300", "sf1350", 60), ("L1000", "L1300", 60), ("L1000", "sf1350", 40), ("L700", "L1000", 60),
+        ("L400", "L700", 60), ("L400", "greedy", 40), ("L700", "greedy", 40), ("greedy", "random", 40),
+    ],
+    # The levels the README reports, after the table was set from the rows.
+    "levels": [
+        ("L1400", "sf1350", 100), ("L1800", "sf1800", 100), ("full", "sf2200", 100), ("L1000", "L1400", 100),
+        ("L1000", "sf1350", 50), ("L600", "L1000", 100), ("L600", "greedy", 50), ("greedy", "random", 50),
+    ],
+    # The clock check: the same levels against the same anchors at a slow time control.
+    "slow": [("L1000", "sf1350", 40), ("L1800", "sf1800", 40)],
+}
+STOCKFISH = "/usr/games/stockfish"
+LOG10_OVER_400 = math.log(10) / 400
+
+
+def anchor_elo(name: str) -> float | None:
+    """The fixed rating of a Stockfish anchor (`sf1350`), None for the players we fit."""
+    match = re.fullmatch(r"sf(\d+)", name)
+    return float(match.group(1)) if match else None
+
+
+def engine_tokens(name: str, jitfish: str) -> list[str]:
+    """The tools.match --engine tokens of a player."""
+    if name == "full":
+        return [f"cmd={jitfish}", "name=full"]
+    if name.startswith("L"):
+        return [f"cmd={jitfish}", f"name={name}", "option.UCI_LimitStrength=true", f"option.UCI_Elo={name[1:]}"]
+    if anchor_elo(name) is not None:
+        return [f"cmd={STOCKFISH}", f"name={name}", "option.UCI_LimitStrength=true",
+                f"option.UCI_Elo={name[2:]}", "option.Move Overhead=50"]
+    if name in ("random", "greedy"):
+        return [f"cmd={sys.executable} -m tools.anchors {name}", f"name={name}"]
+    raise ValueError(f"unknown player {name!r}")
+
+
+def run(plan: list[tuple[str, str, int]], out: Path, jitfish: str, tc: str, concurrency: int, seed: int) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for index, (first, second, games) in enumerate(plan):
+        stem = out / f"{first}-{second}-{tc.replace('/', 'm')}"
+        if stem.with_suffix(".json").exists():
+            print(f"{stem.name}: done already", flush=True)
+            continue
+        command = [sys.executable, "-m", "tools.match", "--engine", *engine_tokens(first, jitfish),
+                   "--engine", *engine_tokens(second, jitfish), "--games", str(games), "--tc", tc,
+                   "--concurrency", str(concurrency), "--seed", str(seed + index),
+                   "--pgn", str(stem.with_suffix(".pgn")), "--json", str(stem.with_suffix(".json"))]
+        print(f"{stem.name}: {games} games", flush=True)
+        with open(stem.with_suffix(".log"), "w") as log:
+            subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=False)
+
+
+# ---- the fit ----------------------------------------------------------------------------------------
+
+Game = tuple[str, str, float]          # white, black, white's score
+
+
+def load_games(paths: list[str]) -> dict[tuple[str, str], list[Game]]:
+    """The games of each pairing (sorted player names) from tools.match JSON summaries."""
+    pairings: dict[tuple[str, str], list[Game]] = defaultdict(list)
+    for path in paths:
+        summary = json.loads(Path(path).read_text())
+        for game in summary["game_list"]:
+            score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(game["result"])
+            if score is not None:
+                white, black = game["white"], game["black"]
+                pairings[tuple(sorted((white, black)))].append((white, black, score))
+    return pairings
+
+
+def fit(pairings: dict[tuple[str, str], list[Game]], iterations: int = 200) -> dict[str, float]:
+    """Maximum-likelihood ratings with the anchors fixed (one virtual draw per pairing)."""
+    players = sorted({p for pair in pairings for p in pair})
+    rating = {p: anchor_elo(p) if anchor_elo(p) is not None else 1500.0 for p in players}
+    # Per player: (opponent, points scored, games) summed over pairings, prior included.
+    tallies: dict[str, list[tuple[str, float, float]]] = defaultdict(list)
+    for (a, b), games in pairings.items():
+        points_a = sum(s if white == a else 1 - s for white, _, s in games) + 0.5
+        n = len(games) + 1
+        tallies[a].append((b, points_a, n))
+        tallies[b].append((a, n - points_a, n))
+    free = [p for p in players if anchor_elo(p) is None]
+    for _ in range(iterations):
+        for p in free:
+            gradient = curvature = 0.0
+            for opponent, points, n in tallies[p]:
+                expected = 1 / (1 + 10 ** ((rating[opponent] - rating[p]) / 400))
+                gradient += points - n * expected
+                curvature += n * expected * (1 - expected)
+            step = gradient / (LOG10_OVER_400 * max(curvature, 1e-9))
+            rating[p] += max(-200.0, min(200.0, step))
+    return rating
+
+
+def bootstrap(pairings: dict[tuple[str, str], list[Game]], samples: int, seed: int) -> dict[str, tuple[float, float]]:
+    """The 2.5% and 97.5% quantiles of each rating over resampled games."""
+    rng = random.Random(seed)
+    draws: dict[str, list[float]] = defaultdict(list)
+    for _ in range(samples):
+        resampled = {pair: rng.choices(games, k=len(games)) for pair, games in pairings.items()}
+        for player, value in fit(resampled, iterations=60).items():
+            draws[player].append(value)
+    bounds = {}
+    for player, values in draws.items():
+        values.sort()
+        bounds[player] = (values[int(0.025 * len(values))], values[int(0.975 * len(values)) - 1])
+    return bounds
+
+
+def report(paths: list[str], samples: int) -> str:
+    pairings = load_games(paths)
+    ratings = fit(pairings)
+    bounds = bootstrap(pairings, samples, seed=1)
+    lines = ["| player | games | Elo | 95% range | nominal | off by |", "| --- | --- | --- | --- | --- | --- |"]
+    counts: dict[str, int] = defaultdict(int)
+    for (a, b), games in pairings.items():
+        counts[a] += len(games)
+        counts[b] += len(games)
+    for player in sorted(ratings, key=ratings.get):
+        anchor = anchor_elo(player)
+        nominal = int(player[1:]) if player.startswith("L") and player[1:].isdigit() else None
+        low, high = bounds[player]
+        if anchor is not None:
+            lines.append(f"| {player} | {counts[player]} | {anchor:.0f} | anchor | | |")
+            continue
+        lines.append(f"| {player} | {counts[player]} | {ratings[player]:.0f} | {low:.0f}..{high:.0f} "
+                     f"(±{(high - low) / 2:.0f}) | {nominal or ''} | "
+                     f"{'' if nominal is None else f'{ratings[player] - nominal:+.0f}'} |")
+    lines.append("")
+    lines.append("| pairing | games | score of first |")
+    lines.append("| --- | --- | --- |")
+    for (a, b), games in sorted(pairings.items()):
+        points = sum(s if white == a else 1 - s for white, _, s in games)
+        lines.append(f"| {a} - {b} | {len(games)} | {points / len(games):.1%} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.calibrate", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    play = sub.add_parser("run", help="play the calibration matches (skips those already played)")
+    play.add_argument("--out", default="runs/calib", help="folder for PGN, logs and JSON summaries")
+    play.add_argument("--engine", default=".venv/bin/jitfish", help="the Jitfish executable")
+    play.add_argument("--tc", default="5+0.05", help="time control (default 5+0.05)")
+    play.add_argument("--plan", choices=sorted(PLANS), default="levels", help="which pairings (default levels)")
+    play.add_argument("--concurrency", type=int, default=2)
+    play.add_argument("--seed", type=int, default=500)
+    ratings = sub.add_parser("fit", help="fit ratings to match summaries and print the tables")
+    ratings.add_argument("json", nargs="+", help="tools.match --json summaries")
+    ratings.add_argument("--bootstrap", type=int, default=200, help="resamples for the error bars")
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        run(PLANS[args.plan], Path(args.out), str(Path(args.engine).absolute()), args.tc,
+            args.concurrency, args.seed)
+    else:
+        print(report(args.json, args.bootstrap))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
