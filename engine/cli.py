@@ -56,6 +56,12 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play(args: argparse.Namespace) -> int:
+    from engine.play import main as play_main
+
+    return play_main(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from engine.bench import BENCH_DEPTH
     from engine.fen import STARTING_FEN
@@ -75,6 +81,15 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--depth", type=int, default=BENCH_DEPTH, help=f"search depth (default {BENCH_DEPTH})")
     bench.add_argument("--hash", type=int, default=16, help="transposition table MB (default 16)")
     bench.set_defaults(run=_bench)
+    play = sub.add_parser("play", help="play a game against the engine in the terminal")
+    play.add_argument("--level", type=int, help="Skill Level 0..20 (20 = full strength, the default)")
+    play.add_argument("--elo", type=int, help="play at this Elo instead (400 up to full strength)")
+    play.add_argument("--color", choices=["white", "black", "random"], default="white", help="your colour")
+    play.add_argument("--fen", default=STARTING_FEN, help="start from this position")
+    play.add_argument("--time", type=float, default=2.0, help="the engine's most seconds per move (default 2)")
+    play.add_argument("--pgn", help="save the game here (default: jitfish-game-<date>-<time>.pgn)")
+    play.add_argument("--seed", type=int, default=0, help="fixes the level's choices (default: new each game)")
+    play.set_defaults(run=_play)
     sub.add_parser("uci", help="run the UCI loop (the default)")
     return parser
 
