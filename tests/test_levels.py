@@ -111,3 +111,19 @@ def test_full_strength_restores_the_plain_search(searcher):
     fresh = Searcher(16)
     fresh.prepare()
     assert fresh.run(Board(PLAIN_MIDDLEGAME), Limits(depth=6), lambda line: None).nodes == weakened_back
+
+
+def test_evaluation_noise_is_bounded_fixed_per_position_and_per_seed(searcher):
+    from search.workspace import set_weakness
+    from engine.defs import MAX_PLY
+
+    boards = [Board(PLAIN_MIDDLEGAME), Board(MATE_IN_ONE), Board(HANGING_QUEEN), Board()]
+    plain = [searcher.static_eval(b) for b in boards]
+    set_weakness(searcher.ws, 50, 1, MAX_PLY)
+    noisy = [searcher.static_eval(b) for b in boards]
+    assert noisy == [searcher.static_eval(b) for b in boards]
+    assert all(abs(n - p) <= 50 for n, p in zip(noisy, plain)) and noisy != plain
+    set_weakness(searcher.ws, 50, 2, MAX_PLY)
+    assert [searcher.static_eval(b) for b in boards] != noisy
+    set_weakness(searcher.ws, 0, 0, MAX_PLY)
+    assert [searcher.static_eval(b) for b in boards] == plain
