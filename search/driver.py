@@ -93,13 +93,14 @@ class Searcher:
 
     def set_level(self, level: Level | None, game_seed: int) -> None:
         """Play at a difficulty level (None: full strength) with the given game's randomness.
-        The table is emptied: its entries were judged with the old level's eyes."""
+        The table and the move-ordering history are emptied: they were learnt with the old
+        level's eyes, and a seeded level must play the same moves whatever came before."""
         self.level, self.game_seed = level, game_seed
         if level is None:
             set_weakness(self.ws, 0, 0, MAX_PLY)
         else:
             set_weakness(self.ws, level.noise, game_seed, level.quiescence)
-        self.tt[:] = 0
+        self.clear()
 
     # ---- control from other threads ------------------------------------------------------------
 

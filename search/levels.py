@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-FULL_STRENGTH_ELO = 2300     # what the unrestricted engine measures on the same scale
+FULL_STRENGTH_ELO = 2070     # the unrestricted engine on the same scale (5+0.05, see README)
 MIN_ELO = 400
 SKILL_LEVELS = 20            # Skill Level 0..20; 20 is full strength
 
@@ -36,14 +36,15 @@ class Level:
     oversight: float         # share of the legal moves not considered at all
 
 
+# Each row's elo is what its setting measured (tools/calibrate.py --plan rows, 680 games at 5+0.05,
+# 2026-11-22); the lowest row measured 387 +- 200 and stands for MIN_ELO.
 LEVELS = [
-    Level(400, depth=1, nodes=400, quiescence=0, noise=150, temperature=150, candidates=12, oversight=0.40),
-    Level(700, depth=1, nodes=800, quiescence=1, noise=110, temperature=100, candidates=10, oversight=0.30),
-    Level(1000, depth=2, nodes=1500, quiescence=2, noise=80, temperature=60, candidates=8, oversight=0.20),
-    Level(1300, depth=3, nodes=3000, quiescence=4, noise=55, temperature=40, candidates=6, oversight=0.10),
-    Level(1600, depth=4, nodes=6000, quiescence=8, noise=35, temperature=25, candidates=5, oversight=0.04),
-    Level(1900, depth=6, nodes=15000, quiescence=64, noise=20, temperature=14, candidates=4, oversight=0.0),
-    Level(2200, depth=9, nodes=60000, quiescence=64, noise=8, temperature=6, candidates=3, oversight=0.0),
+    Level(400, depth=1, nodes=800, quiescence=1, noise=110, temperature=100, candidates=10, oversight=0.30),
+    Level(830, depth=2, nodes=1500, quiescence=2, noise=80, temperature=60, candidates=8, oversight=0.20),
+    Level(1140, depth=3, nodes=3000, quiescence=4, noise=55, temperature=40, candidates=6, oversight=0.10),
+    Level(1370, depth=4, nodes=6000, quiescence=8, noise=35, temperature=25, candidates=5, oversight=0.04),
+    Level(1630, depth=6, nodes=15000, quiescence=64, noise=20, temperature=14, candidates=4, oversight=0.0),
+    Level(1750, depth=9, nodes=60000, quiescence=64, noise=8, temperature=6, candidates=3, oversight=0.0),
 ]
 
 
@@ -74,7 +75,7 @@ def effective_elo(limit_strength: bool, uci_elo: int, skill: int) -> int:
 
 
 def _full_strength_row() -> Level:
-    return Level(FULL_STRENGTH_ELO, depth=64, nodes=400000, quiescence=64, noise=0, temperature=0,
+    return Level(FULL_STRENGTH_ELO, depth=64, nodes=200000, quiescence=64, noise=0, temperature=0,
                  candidates=1, oversight=0.0)
 
 

@@ -67,16 +67,17 @@ def engine_tokens(name: str, jitfish: str) -> list[str]:
 def run(plan: list[tuple[str, str, int]], out: Path, jitfish: str, tc: str, concurrency: int, seed: int) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for index, (first, second, games) in enumerate(plan):
-        stem = out / f"{first}-{second}-{tc.replace('/', 'm')}"
-        if stem.with_suffix(".json").exists():
-            print(f"{stem.name}: done already", flush=True)
+        stem = f"{first}-{second}-{tc.replace('/', 'm')}"
+        json_path, pgn_path, log_path = (out / f"{stem}.{ext}" for ext in ("json", "pgn", "log"))
+        if json_path.exists():
+            print(f"{stem}: done already", flush=True)
             continue
         command = [sys.executable, "-m", "tools.match", "--engine", *engine_tokens(first, jitfish),
                    "--engine", *engine_tokens(second, jitfish), "--games", str(games), "--tc", tc,
                    "--concurrency", str(concurrency), "--seed", str(seed + index),
-                   "--pgn", str(stem.with_suffix(".pgn")), "--json", str(stem.with_suffix(".json"))]
-        print(f"{stem.name}: {games} games", flush=True)
-        with open(stem.with_suffix(".log"), "w") as log:
+                   "--pgn", str(pgn_path), "--json", str(json_path)]
+        print(f"{stem}: {games} games", flush=True)
+        with open(log_path, "w") as log:
             subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=False)
 
 
