@@ -75,7 +75,10 @@ def effective_elo(limit_strength: bool, uci_elo: int, skill: int) -> int:
 
 
 def _full_strength_row() -> Level:
-    return Level(FULL_STRENGTH_ELO, depth=64, nodes=200000, quiescence=64, noise=0, temperature=0,
+    """The end point that levels above the strongest row blend toward. Its depth is modest on
+    purpose: blending toward an unlimited depth lifted the strongest rows' depth cap of 9 to 18
+    at Elo 1800, which measured 2130 (87% against Stockfish at 1800)."""
+    return Level(FULL_STRENGTH_ELO, depth=16, nodes=200000, quiescence=64, noise=0, temperature=0,
                  candidates=1, oversight=0.0)
 
 
