@@ -1,6 +1,6 @@
 """How human are a level's mistakes? Stockfish judges every move of the calibration games.
 
-    python -m tools.humanlike runs/calib/*.pgn [--nodes 20000] [--workers 2]
+    python -m tools.humanlike runs/calib/*.pgn [--nodes 20000] [--workers 2] [--per-file N]
 
 For each player: the average centipawn loss per move and the share of moves losing 300 or more
 centipawns. Each position is analysed once; a move's loss is the evaluation before it minus
@@ -25,10 +25,13 @@ CLIP = 1000
 BLUNDER = 300
 
 
-def read_games(paths: list[str]) -> Iterator[chess.pgn.Game]:
+def read_games(paths: list[str], per_file: int | None = None) -> Iterator[chess.pgn.Game]:
+    """The games of each file (its first `per_file` of them when given)."""
     for path in paths:
         with open(path) as handle:
-            while (game := chess.pgn.read_game(handle)) is not None:
+            count = 0
+            while (per_file is None or count < per_file) and (game := chess.pgn.read_game(handle)) is not None:
+                count += 1
                 yield game
 
 
@@ -70,8 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nodes", type=int, default=20000, help="Stockfish nodes per position")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--players", nargs="*", help="only these players (default: all)")
+    parser.add_argument("--per-file", type=int, help="analyse only the first N games of each file")
     args = parser.parse_args(argv)
-    jobs = [(str(game), args.nodes) for game in read_games(args.pgn)]
+    jobs = [(str(game), args.nodes) for game in read_games(args.pgn, args.per_file)]
     totals: dict[str, list[int]] = defaultdict(list)
     with ProcessPoolExecutor(args.workers) as pool:
         for done, losses in enumerate(pool.map(_analyse, jobs), 1):
