@@ -46,9 +46,14 @@ def plan(limits: Limits, side: int, overhead_ms: int) -> Budget:
     if limits.movetime is not None:     # "search exactly x mseconds": no soft limit to stop earlier
         return Budget(None, max(1.0, limits.movetime - overhead_ms))
     clock = limits.wtime if side == WHITE else limits.btime
+    increment = limits.winc if side == WHITE else limits.binc
+    if clock is None and limits.uses_clock():
+        # Only the opponent's clock was sent (a GUI bug): thinking without limit would hang the
+        # game, so assume both clocks show the same.
+        clock = limits.btime if side == WHITE else limits.wtime
+        increment = limits.binc if side == WHITE else limits.winc
     if clock is None:
         return Budget(None, None)
-    increment = limits.winc if side == WHITE else limits.binc
     moves_to_go = min(limits.movestogo, DEFAULT_MOVES_TO_GO) if limits.movestogo else DEFAULT_MOVES_TO_GO
     # What we may spend without touching the reserve kept for the overhead of future moves.
     available = max(1.0, clock - overhead_ms - min(clock * 0.05, 50 + overhead_ms))
