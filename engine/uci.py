@@ -231,8 +231,7 @@ class UciLoop:
     def cmd_ucinewgame(self, args: list[str]) -> None:
         self.wait_ready()
         self.require_idle("ucinewgame")
-        self.searcher.clear()
-        self._apply_level(new_game=True)
+        self._apply_level(new_game=True)     # also empties the table and the history
         self._position_cache = None
 
     # ---- position ---------------------------------------------------------------------------------

@@ -171,8 +171,9 @@ class Searcher:
         difficulty level: the move the level chooses)."""
         start = time.perf_counter()
         level = self.level
-        rng = random.Random(f"{self.game_seed}:{board.key}:{board.ply}")   # same game, same choices
+        rng = None
         if level is not None:
+            rng = random.Random(f"{self.game_seed}:{board.key}:{board.ply}")   # same game, same choices
             limits = dataclasses.replace(limits, depth=min(limits.depth or level.depth, level.depth),
                                          nodes=min(limits.nodes or level.nodes, level.nodes))
             multipv = max(multipv, level.candidates)

@@ -20,8 +20,8 @@ from engine.movegen import ALL, COUNT, NOISY, QUIET, generate, is_legal
 from engine.position import (current_key, gives_check, in_check, last_move, make_move, make_null, piece_on,
                              unmake_move, unmake_null)
 from eval.evaluate import evaluate
-from search.movepick import (SCORE_COUNTER, SCORE_SHIFT, SCORE_TT, SEE_VALUES, captured_type, history_slot, is_noisy,
-                             pick_next, score_moves, score_quiets, see_ge)
+from search.movepick import (SCORE_COUNTER, SCORE_SHIFT, SCORE_TT, SEE_VALUES, captured_type, history_slot,
+                             is_noisy, pick_next, score_moves, score_quiets, see_ge)
 from search.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE, MATE_IN_MAX, from_tt, probe, store, to_tt
 from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION, CTL_NODE_LIMIT,
                               CTL_NODES, CTL_PROVE_MATE, CTL_QS_PLIES, CTL_QS_START, CTL_ROOT_COUNT,

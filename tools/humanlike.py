@@ -11,6 +11,7 @@ the evaluation after it, both from the mover's side and clipped to +-1000 (mates
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
@@ -63,7 +64,6 @@ def game_losses(game: chess.pgn.Game, nodes: int) -> list[tuple[str, int]]:
 
 def _analyse(args: tuple[str, int]) -> list[tuple[str, int]]:
     pgn_text, nodes = args
-    import io
     return game_losses(chess.pgn.read_game(io.StringIO(pgn_text)), nodes)
 
 
