@@ -32,10 +32,15 @@ PLANS = {
         ("L1300", "sf1350", 60), ("L1000", "L1300", 60), ("L1000", "sf1350", 40), ("L700", "L1000", 60),
         ("L400", "L700", 60), ("L400", "greedy", 40), ("L700", "greedy", 40), ("greedy", "random", 40),
     ],
-    # The levels the README reports, after the table was set from the rows.
+    # The strongest row against three anchors (one Stockfish anchor alone proved unreliable up there).
+    "top": [("L1750", "sf1600", 50), ("L1750", "sf1800", 50), ("L1750", "sf2000", 50)],
+    # The levels the README reports, after the table was set from the rows: neighbours are about 200
+    # apart so that every pairing is informative, and the upper levels meet several anchors.
     "levels": [
-        ("L1400", "sf1350", 100), ("L1800", "sf1800", 100), ("full", "sf2200", 100), ("L1000", "L1400", 100),
-        ("L1000", "sf1350", 50), ("L600", "L1000", 100), ("L600", "greedy", 50), ("greedy", "random", 50),
+        ("L1400", "sf1350", 100), ("L1200", "L1400", 100), ("L1000", "L1200", 100), ("L1000", "sf1350", 100),
+        ("L800", "L1000", 100), ("L600", "L800", 100), ("L600", "greedy", 50), ("greedy", "random", 50),
+        ("full", "sf2000", 60), ("full", "sf2200", 60),
+        ("L1800", "sf1600", 60), ("L1800", "sf1800", 60), ("L1800", "sf2000", 60),
     ],
     # The clock check: the same levels against the same anchors at a slow time control.
     "slow": [("L1000", "sf1350", 40), ("L1800", "sf1800", 40)],
