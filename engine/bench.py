@@ -67,7 +67,7 @@ def perft_bench() -> tuple[int, float]:
 
 
 def search_bench(depth: int = BENCH_DEPTH, hash_mb: int = 16,
-                 out: Callable[[str], None] = print) -> tuple[int, float]:
+                 out: Callable[[str], None] = print, threads: int = 1) -> tuple[int, float]:
     """Search every bench position to `depth` from a cleared state; the total node count is a
     deterministic signature of the search and evaluation. Returns (nodes, seconds)."""
     from engine.board import Board
@@ -75,6 +75,7 @@ def search_bench(depth: int = BENCH_DEPTH, hash_mb: int = 16,
     from search.driver import Searcher
 
     searcher = Searcher(hash_mb)
+    searcher.set_threads(threads)        # above 1 the node count is no signature: the total time is time-to-depth
     searcher.warm_up(Board(BENCH_POSITIONS[0]))      # compile or load the kernels outside the timing
     total_nodes, total_time = 0, 0.0
     for i, fen in enumerate(BENCH_POSITIONS, 1):

@@ -49,10 +49,13 @@ def _perft(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from engine.bench import perft_bench, search_bench
 
+    if args.threads < 1:
+        print("error: --threads needs at least 1", file=sys.stderr)
+        return 2
     if args.perft:
         perft_bench()
     else:
-        search_bench(args.depth, args.hash)
+        search_bench(args.depth, args.hash, threads=args.threads)
     return 0
 
 
@@ -80,6 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--perft", action="store_true", help="move-generation speed (perft nodes/s)")
     bench.add_argument("--depth", type=int, default=BENCH_DEPTH, help=f"search depth (default {BENCH_DEPTH})")
     bench.add_argument("--hash", type=int, default=16, help="transposition table MB (default 16)")
+    bench.add_argument("--threads", type=int, default=1,
+                       help="search threads (default 1; above 1 the node count varies from run to run)")
     bench.set_defaults(run=_bench)
     play = sub.add_parser("play", help="play a game against the engine in the terminal")
     play.add_argument("--level", type=int, help="Skill Level 0..20 (20 = full strength, the default)")

@@ -5,6 +5,7 @@ Kept free of numba imports so that `uci` can be answered before the heavy initia
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from search.levels import FULL_STRENGTH_ELO, MIN_ELO, SKILL_LEVELS
@@ -95,11 +96,12 @@ class Options:
 
 
 MAX_HASH_MB = 16384
+MAX_THREADS = os.cpu_count() or 1     # Lazy SMP helpers beyond the cores only slow it down
 
 ENGINE_OPTIONS = [
     Option("Hash", "spin", 16, 1, MAX_HASH_MB),
     Option("Clear Hash", "button"),
-    Option("Threads", "spin", 1, 1, 1),
+    Option("Threads", "spin", 1, 1, MAX_THREADS),
     Option("MultiPV", "spin", 1, 1, 256),
     Option("Ponder", "check", False),
     Option("Move Overhead", "spin", 20, 0, 5000),

@@ -190,6 +190,8 @@ class UciLoop:
             except MemoryError:
                 raise UciError(f"not enough memory for Hash {typed} MB; keeping "
                                f"{self.options['Hash']} MB") from None
+        elif option.name == "Threads":
+            self.searcher.set_threads(int(typed))
         elif option.name == "Clear Hash":
             self.searcher.clear()
         elif option.name == "UCI_ShowWDL":

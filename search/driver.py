@@ -3,6 +3,11 @@
 One `Searcher` owns a transposition table and a workspace and runs one search at a time on the
 calling thread (the numba search releases the GIL). `stop()` and `ponderhit()` may be called
 from any other thread. Info lines go through the `report` callback as UCI text.
+
+With `Threads` above 1 the search is Lazy SMP: helper threads, each with its own workspace and
+copy of the position, search the same root independently (every other one a ply deeper) and
+share only the transposition table, whose entries are verified against torn writes. The main
+thread alone decides the move, the clock and what is reported.
 """
 
 from __future__ import annotations
@@ -22,14 +27,14 @@ from engine.defs import MAX_MOVES, MAX_PLY
 from engine.movegen import legal_prefix
 from engine.timeman import Budget, Limits, plan
 from eval.params import WDL_A, WDL_B
-from eval.evaluate import evaluate
+from eval.evaluate import EVAL_REGION, evaluate
 from search import tt as tt_module
 from search.levels import Level, choose, considered_moves
 from search.search import INFINITE, qsearch, search
 from search.tt import MATE, MATE_IN_MAX
 from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION, CTL_NODE_LIMIT,
-                              CTL_NODES, CTL_PROVE_MATE, CTL_QS_START, CTL_ROOT_COUNT, CTL_ROOT_FIRST,
-                              CTL_ROOT_PLY, CTL_SELDEPTH, CTL_STOP, PLIES, WS_MOVES, WS_PV, WS_PV_LEN,
+                              CTL_NODES, CTL_PROVE_MATE, CTL_QS_PLIES, CTL_QS_START, CTL_ROOT_COUNT, CTL_ROOT_FIRST,
+                              CTL_ROOT_PLY, CTL_SELDEPTH, CTL_STOP, PLIES, WS_CTL, WS_MOVES, WS_PV, WS_PV_LEN,
                               WS_ROOT_MOVES, clear_heuristics, ctl_view, new_workspace, set_weakness)
 
 ASPIRATION_DELTA = 20
@@ -90,6 +95,15 @@ class Searcher:
         self.show_wdl = False          # UCI_ShowWDL: add `wdl W D L` to the info lines
         self.level: Level | None = None   # a difficulty level, None for full strength
         self.game_seed = 0                # varies a level's choices and misjudgements per game
+        self.helpers: list[np.ndarray] = []   # Lazy SMP: one workspace per extra thread
+
+    def set_threads(self, threads: int) -> None:
+        """Search with `threads` threads (the main one and threads - 1 Lazy SMP helpers)."""
+        while len(self.helpers) < threads - 1:
+            helper = new_workspace()
+            helper[:EVAL_REGION] = self.ws[:EVAL_REGION]      # the same evaluation weights
+            self.helpers.append(helper)
+        del self.helpers[max(threads - 1, 0):]
 
     def set_level(self, level: Level | None, game_seed: int) -> None:
         """Play at a difficulty level (None: full strength) with the given game's randomness.
@@ -158,7 +172,8 @@ class Searcher:
 
     def clear(self) -> None:
         self.tt[:] = 0
-        clear_heuristics(self.ws)
+        for ws in [self.ws, *self.helpers]:
+            clear_heuristics(ws)
 
     def hashfull(self) -> int:
         return int(tt_module.hashfull(self.tt, self.generation))
@@ -211,6 +226,8 @@ class Searcher:
             self._deadline = _Deadline(self, self._budget.hard, start)
         monitor = _CurrMoveReporter(self, report, start)
         max_depth = min(limits.depth or MAX_PLY - 4, MAX_PLY - 4)
+        # Helpers only where the node count is not a contract: levels and `go nodes` stay exact.
+        helpers = _Helpers(self, board, max_depth) if self.helpers and level is None and not limits.nodes else None
         lines: list[Line] = []
         depth_done = 0
         best_changes = 0.0
@@ -248,6 +265,8 @@ class Searcher:
                 if self._out_of_time(limits, best_changes, score_drop, len(root_moves)):
                     break
         finally:
+            if helpers is not None:
+                helpers.finish()
             with self._budget_lock:
                 self._deadline.cancel()
                 self._pondering = False
@@ -257,7 +276,11 @@ class Searcher:
             lines = [Line(0, [root_moves[0]])]
         best_line = lines[0] if level is None else lines[choose([line.score for line in lines], level, rng)]
         ponder = best_line.moves[1] if len(best_line.moves) > 1 else self._ponder_from_tt(board, best_line.moves[0])
-        return Result(best_line.moves[0], ponder, best_line.score, depth_done, int(ctl[CTL_NODES]), lines)
+        return Result(best_line.moves[0], ponder, best_line.score, depth_done, self.nodes(), lines)
+
+    def nodes(self) -> int:
+        """Nodes searched so far in this search, by all threads."""
+        return int(self.ctl[CTL_NODES]) + sum(int(ws[WS_CTL + CTL_NODES]) for ws in self.helpers)
 
     def _rank(self, lines: list[Line]) -> list[Line]:
         """The lines best first (each is searched without the moves of those before it, and a
@@ -332,7 +355,7 @@ class Searcher:
 
     def _info(self, depth: int, multipv: int, line: Line, start: float) -> str:
         elapsed = time.perf_counter() - start
-        nodes = int(self.ctl[CTL_NODES])
+        nodes = self.nodes()
         wdl = " wdl {} {} {}".format(*win_draw_loss(line.score)) if self.show_wdl else ""
         text = (f"info depth {depth} seldepth {int(self.ctl[CTL_SELDEPTH])} multipv {multipv} "
                 f"score {format_score(line.score)}{' ' + line.bound if line.bound else ''}{wdl} "
@@ -350,6 +373,64 @@ class Searcher:
             if not limits.infinite and (not limits.ponder or self._ponderhit.is_set()):
                 return
             self._stop.wait(0.005)
+
+
+class _Helpers:
+    """Lazy SMP helper threads for one search: each searches the root with its own workspace and
+    position copy, deepening on its own until `finish()`; their only output is what they store in
+    the shared transposition table."""
+
+    def __init__(self, searcher: Searcher, board: Board, max_depth: int) -> None:
+        main = searcher.ctl
+        self._workspaces = searcher.helpers
+        self._threads = []
+        count = int(main[CTL_ROOT_COUNT])
+        for index, ws in enumerate(self._workspaces):
+            ctl = ctl_view(ws)
+            for slot in (CTL_ROOT_PLY, CTL_GENERATION, CTL_PROVE_MATE, CTL_ROOT_COUNT, CTL_QS_PLIES):
+                ctl[slot] = main[slot]
+            ctl[CTL_STOP] = ctl[CTL_NODES] = ctl[CTL_SELDEPTH] = ctl[CTL_NODE_LIMIT] = ctl[CTL_ROOT_FIRST] = 0
+            ws[WS_ROOT_MOVES:WS_ROOT_MOVES + count] = searcher.ws[WS_ROOT_MOVES:WS_ROOT_MOVES + count]
+            thread = threading.Thread(target=_deepen, args=(board.copy(), ws, searcher.tt, 1 + index % 2, max_depth),
+                                      name=f"jitfish-helper-{index + 1}", daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def finish(self) -> None:
+        for ws in self._workspaces:
+            ws[WS_CTL + CTL_STOP] = 1
+        for thread in self._threads:
+            thread.join()
+
+
+def _deepen(board: Board, ws: np.ndarray, tt: np.ndarray, first_depth: int, max_depth: int) -> None:
+    """A helper's iterative deepening with aspiration windows; the best root move goes first."""
+    stop = WS_CTL + CTL_STOP
+    previous = None
+    for depth in range(first_depth, max_depth + 1):
+        delta = ASPIRATION_DELTA
+        alpha, beta = -INFINITE, INFINITE
+        if depth >= 4 and previous is not None and abs(previous) < MATE_IN_MAX:
+            alpha, beta = previous - delta, previous + delta
+        while True:
+            score = int(search(board.tab, board.arrays, ws, tt, alpha, beta, depth, 0, False))
+            if ws[stop]:
+                return
+            if score <= alpha:
+                alpha = max(score - delta, -INFINITE)
+            elif score >= beta:
+                beta = min(score + delta, INFINITE)
+            else:
+                break
+            delta += delta // 2 + 5
+        previous = score
+        if ws[WS_PV_LEN] > 0:
+            count = int(ws[WS_CTL + CTL_ROOT_COUNT])
+            root = [int(m) for m in ws[WS_ROOT_MOVES:WS_ROOT_MOVES + count]]
+            best = int(ws[WS_PV])
+            if best in root:
+                root.remove(best)
+                ws[WS_ROOT_MOVES:WS_ROOT_MOVES + count] = [best] + root
 
 
 class _Deadline:

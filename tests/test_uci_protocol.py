@@ -4,6 +4,7 @@ sends is checked for legality by the driver (tests/uci_driver.py)."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import chess
@@ -415,10 +416,19 @@ def test_ponder_option(uci, value):
     assert uci.go("depth 3").ponder is not None
 
 
-def test_threads(uci):
-    uci.set_option("Threads", 1)
-    errors = uci.errors_after("setoption name Threads value 2")
+def test_threads_up_to_the_cores(uci):
+    cores = os.cpu_count() or 1
+    errors = uci.errors_after(f"setoption name Threads value {cores + 1}")
     assert len(errors) == 1 and "Threads" in errors[0]
+    uci.set_option("Threads", cores)
+    try:
+        uci.position(fen=MIDDLEGAME)
+        search = uci.go("movetime 300")          # bestmove and every pv legal (checked by the driver)
+        assert search.infos[-1]["nodes"] > 0
+        uci.position(fen=MIDDLEGAME)
+        assert uci.go("depth 6").infos[-1]["depth"] == 6
+    finally:
+        uci.set_option("Threads", 1)
 
 
 def test_clear_hash_spelled_otherwise(uci):

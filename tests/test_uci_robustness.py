@@ -34,7 +34,7 @@ BAD_LINES = [
     # setoption
     "setoption name Nonsense value 3", "setoption name Hash value 0", "setoption name Hash value 99999999",
     "setoption name MultiPV value 257", "setoption name MultiPV value -1", "setoption name MultiPV value x",
-    "setoption name MultiPV value 1 0", "setoption name Ponder value maybe", "setoption name Threads value 2",
+    "setoption name MultiPV value 1 0", "setoption name Ponder value maybe", "setoption name Threads value 0",
     "setoption name UCI_Chess960", "setoption", "setoption value 3", "setoption name", "setoption Hash 32",
     # others
     "frobnicate", "frobnicate the engine now", "debug", "debug maybe", "bench x", "bench 0", "x" * 100_000,

@@ -30,7 +30,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 # $JITFISH_ENGINE runs another build (e.g. a worktree's run_engine.sh) through the same tests.
-ENGINE_COMMAND = os.environ.get("JITFISH_ENGINE", str(Path(sys.executable).parent / "jitfish")).split()
+ENGINE_COMMAND = (os.environ.get("JITFISH_ENGINE") or str(Path(sys.executable).parent / "jitfish")).split()
 STRICT_UTF8 = {"PYTHONIOENCODING": "utf-8"}  # as under a UTF-8 locale: bytes that are not UTF-8 are an error
 READY_TIMEOUT = 180.0         # after a kernel edit the first start compiles for up to a minute
 REPLY_TIMEOUT = 60.0          # generous: the first use of a lazily compiled kernel (eval, perft) may compile
