@@ -111,5 +111,7 @@ ENGINE_OPTIONS = [
     Option("UCI_Elo", "spin", 1500, MIN_ELO, FULL_STRENGTH_ELO),
     Option("Skill Level", "spin", SKILL_LEVELS, 0, SKILL_LEVELS),
     Option("Random Seed", "spin", 0, 0, 2**31 - 1),      # 0: different choices every game
+    Option("SyzygyPath", "string", ""),
+    Option("SyzygyProbeLimit", "spin", 7, 0, 7),
 ]
 LEVEL_OPTIONS = ("UCI_LimitStrength", "UCI_Elo", "Skill Level", "Random Seed")

@@ -198,9 +198,27 @@ class UciLoop:
             self.searcher.show_wdl = bool(typed)
         elif option.name == "UCI_Chess960":
             self._set_chess960(bool(typed))
+        elif option.name == "SyzygyPath":
+            self._open_tablebases(str(typed))
+        elif option.name == "SyzygyProbeLimit":
+            from engine.tablebase import TABLEBASES
+            TABLEBASES.probe_limit = int(typed)
         self.options.set(option.name, value)
         if option.name in LEVEL_OPTIONS:
             self._apply_level(new_game=option.name == "Random Seed")
+
+    def _open_tablebases(self, path: str) -> None:
+        """Use the Syzygy tables under `path`; a missing folder is an error that keeps the old ones."""
+        from engine.tablebase import TABLEBASES, TablebaseError
+
+        try:
+            found = TABLEBASES.open(path)
+        except TablebaseError as exc:
+            raise UciError(str(exc)) from None
+        if found:
+            self.send(f"info string found {found} Syzygy tables of up to {TABLEBASES.largest} pieces")
+        elif path:
+            self.send(f"info string no Syzygy tables found in {path!r}; playing without tablebases")
 
     def _apply_level(self, new_game: bool) -> None:
         """Give the searcher the difficulty level the options ask for; a new game draws a new

@@ -20,11 +20,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+import chess
 import numpy as np
 
 from engine.board import Board
 from engine.defs import MAX_MOVES, MAX_PLY
 from engine.movegen import legal_prefix
+from engine.tablebase import TABLEBASES
 from engine.timeman import Budget, Limits, plan
 from eval.params import WDL_A, WDL_B
 from eval.evaluate import EVAL_REGION, evaluate
@@ -34,7 +36,7 @@ from search.search import INFINITE, qsearch, search
 from search.tt import MATE, MATE_IN_MAX
 from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION, CTL_NODE_LIMIT,
                               CTL_NODES, CTL_PROVE_MATE, CTL_QS_PLIES, CTL_QS_START, CTL_ROOT_COUNT, CTL_ROOT_FIRST,
-                              CTL_ROOT_PLY, CTL_SELDEPTH, CTL_STOP, PLIES, WS_CTL, WS_MOVES, WS_PV, WS_PV_LEN,
+                              CTL_ROOT_PLY, CTL_SELDEPTH, CTL_STOP, CTL_TB_HITS, CTL_TB_PIECES, PLIES, WS_CTL, WS_MOVES, WS_PV, WS_PV_LEN,
                               WS_ROOT_MOVES, clear_heuristics, ctl_view, new_workspace, set_weakness)
 
 ASPIRATION_DELTA = 20
@@ -96,6 +98,7 @@ class Searcher:
         self.level: Level | None = None   # a difficulty level, None for full strength
         self.game_seed = 0                # varies a level's choices and misjudgements per game
         self.helpers: list[np.ndarray] = []   # Lazy SMP: one workspace per extra thread
+        self._root_tb_hits = 0
 
     def set_threads(self, threads: int) -> None:
         """Search with `threads` threads (the main one and threads - 1 Lazy SMP helpers)."""
@@ -209,6 +212,12 @@ class Searcher:
             root_moves = [m for m in root_moves if board.uci(m) in wanted] or root_moves
         if level is not None and root_moves:
             root_moves = considered_moves(root_moves, level, rng)
+        # A weak level plays without the tablebases (perfect endgame knowledge is not human).
+        ctl[CTL_TB_PIECES] = TABLEBASES.search_limit() if level is None else 0
+        ctl[CTL_TB_HITS] = 0
+        self._root_tb_hits = 0
+        if ctl[CTL_TB_PIECES] and root_moves:
+            root_moves = self._tablebase_root_moves(board, root_moves)
         if not root_moves:
             score = -MATE if board.is_check() else 0
             report(f"info depth 0 score {format_score(score)}")
@@ -277,6 +286,19 @@ class Searcher:
         best_line = lines[0] if level is None else lines[choose([line.score for line in lines], level, rng)]
         ponder = best_line.moves[1] if len(best_line.moves) > 1 else self._ponder_from_tt(board, best_line.moves[0])
         return Result(best_line.moves[0], ponder, best_line.score, depth_done, self.nodes(), lines)
+
+    def _tablebase_root_moves(self, board: Board, root_moves: list[int]) -> list[int]:
+        """The root moves that keep the tablebase result (all of them when not covered)."""
+        ranked = TABLEBASES.rank_root_moves(chess.Board(board.fen(), chess960=board.chess960))
+        if ranked is None:
+            return root_moves
+        self._root_tb_hits = len(root_moves)
+        keep = {move.uci() for move in ranked[0]}
+        return [m for m in root_moves if board.uci(m) in keep] or root_moves
+
+    def tbhits(self) -> int:
+        """Tablebase probes that found their position in this search (root ranking included)."""
+        return self._root_tb_hits + sum(int(ws[WS_CTL + CTL_TB_HITS]) for ws in [self.ws, *self.helpers])
 
     def nodes(self) -> int:
         """Nodes searched so far in this search, by all threads."""
@@ -357,10 +379,11 @@ class Searcher:
         elapsed = time.perf_counter() - start
         nodes = self.nodes()
         wdl = " wdl {} {} {}".format(*win_draw_loss(line.score)) if self.show_wdl else ""
+        tbhits = f"tbhits {self.tbhits()} " if self.ctl[CTL_TB_PIECES] else ""
         text = (f"info depth {depth} seldepth {int(self.ctl[CTL_SELDEPTH])} multipv {multipv} "
                 f"score {format_score(line.score)}{' ' + line.bound if line.bound else ''}{wdl} "
                 f"nodes {nodes} nps {int(nodes / max(elapsed, 1e-6))} hashfull {self.hashfull()} "
-                f"time {int(elapsed * 1000)}")
+                f"{tbhits}time {int(elapsed * 1000)}")
         return text + (" pv " + " ".join(self._uci(m) for m in line.moves) if line.moves else "")
 
     def _uci(self, move: int) -> str:
@@ -387,9 +410,10 @@ class _Helpers:
         count = int(main[CTL_ROOT_COUNT])
         for index, ws in enumerate(self._workspaces):
             ctl = ctl_view(ws)
-            for slot in (CTL_ROOT_PLY, CTL_GENERATION, CTL_PROVE_MATE, CTL_ROOT_COUNT, CTL_QS_PLIES):
+            for slot in (CTL_ROOT_PLY, CTL_GENERATION, CTL_PROVE_MATE, CTL_ROOT_COUNT, CTL_QS_PLIES, CTL_TB_PIECES):
                 ctl[slot] = main[slot]
-            ctl[CTL_STOP] = ctl[CTL_NODES] = ctl[CTL_SELDEPTH] = ctl[CTL_NODE_LIMIT] = ctl[CTL_ROOT_FIRST] = 0
+            for slot in (CTL_STOP, CTL_NODES, CTL_SELDEPTH, CTL_NODE_LIMIT, CTL_ROOT_FIRST, CTL_TB_HITS):
+                ctl[slot] = 0
             ws[WS_ROOT_MOVES:WS_ROOT_MOVES + count] = searcher.ws[WS_ROOT_MOVES:WS_ROOT_MOVES + count]
             thread = threading.Thread(target=_deepen, args=(board.copy(), ws, searcher.tt, 1 + index % 2, max_depth),
                                       name=f"jitfish-helper-{index + 1}", daemon=True)

@@ -13,7 +13,8 @@ not restored from numba's cache, which crashes the next process. Hence `np.bool_
 import numpy as np
 from numba import njit
 
-from engine.defs import BB_WHITE, KING, MAX_MOVES, MAX_PLY, PAWN, ST_HALFMOVE, ST_SIDE
+from engine.bits import popcount
+from engine.defs import BB_ALL, BB_WHITE, KING, MAX_MOVES, MAX_PLY, PAWN, ST_CASTLING, ST_HALFMOVE, ST_SIDE
 from engine.draw import insufficient_material, repetitions
 from engine.move import NULL_MOVE
 from engine.movegen import ALL, COUNT, NOISY, QUIET, generate, is_legal
@@ -22,10 +23,11 @@ from engine.position import (current_key, gives_check, in_check, last_move, make
 from eval.evaluate import evaluate
 from search.movepick import (SCORE_COUNTER, SCORE_SHIFT, SCORE_TT, SEE_VALUES, captured_type, history_slot,
                              is_noisy, pick_next, score_moves, score_quiets, see_ge)
+from search.syzygy import TB_UNKNOWN, TB_WIN, probe_wdl
 from search.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE, MATE_IN_MAX, from_tt, probe, store, to_tt
 from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION, CTL_NODE_LIMIT,
                               CTL_NODES, CTL_PROVE_MATE, CTL_QS_PLIES, CTL_QS_START, CTL_ROOT_COUNT,
-                              CTL_ROOT_FIRST, CTL_ROOT_PLY, CTL_SELDEPTH, CTL_STOP, PLIES, QUIETS_PER_PLY,
+                              CTL_ROOT_FIRST, CTL_ROOT_PLY, CTL_SELDEPTH, CTL_STOP, CTL_TB_HITS, CTL_TB_PIECES, PLIES, QUIETS_PER_PLY,
                               WS_COUNTERS, WS_CTL, WS_EVALS, WS_KILLERS, WS_LMR, WS_MOVES, WS_PV, WS_PV_LEN,
                               WS_QUIETS, WS_ROOT_MOVES)
 
@@ -43,6 +45,8 @@ GENERATION = WS_CTL + CTL_GENERATION
 PROVE_MATE = WS_CTL + CTL_PROVE_MATE
 QS_PLIES = WS_CTL + CTL_QS_PLIES
 QS_START = WS_CTL + CTL_QS_START
+TB_PIECES = WS_CTL + CTL_TB_PIECES
+TB_HITS = WS_CTL + CTL_TB_HITS
 
 
 @njit(cache=True)
@@ -217,6 +221,32 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
                 (tt_bound == BOUND_LOWER and tt_score >= beta)
                 or (tt_bound == BOUND_UPPER and tt_score <= alpha) or tt_bound == BOUND_EXACT):
             return tt_score
+
+    # Step 3b. Endgame tablebases: right after a capture or pawn move with few pieces left, the
+    # tables know the result; a bound that settles the node ends it (wins and losses are bounds,
+    # since a mate score may be more exact). In a PV node an unsettled bound still limits the score.
+    tb_floor, tb_ceiling = -INFINITE, INFINITE
+    if not root and ws[TB_PIECES] and st[ST_HALFMOVE] == 0 and st[ST_CASTLING] == 0 \
+            and popcount(pos[0][BB_ALL]) <= ws[TB_PIECES]:
+        wdl = probe_wdl(pos)
+        if wdl != TB_UNKNOWN:
+            ws[TB_HITS] += 1
+            score, bound = DRAW, BOUND_EXACT
+            if wdl >= 2:
+                score, bound = TB_WIN - ply, BOUND_LOWER
+            elif wdl <= -2:
+                score, bound = -TB_WIN + ply, BOUND_UPPER
+            if bound == BOUND_EXACT or (bound == BOUND_LOWER and score >= beta) \
+                    or (bound == BOUND_UPPER and score <= alpha):
+                store(tt, key, 0, score, evaluate(tab, pos, ws, False), min(depth + 6, MAX_PLY - 1), bound,
+                      ws[GENERATION])
+                return score
+            if pv_node and bound == BOUND_LOWER:
+                tb_floor = score
+                alpha = max(alpha, score)
+            elif pv_node:
+                tb_ceiling = score
+
     if root:
         tt_move = ws[WS_ROOT_MOVES + ws[WS_CTL + CTL_ROOT_FIRST]]
 
@@ -291,7 +321,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
         stage = STAGE_HASH
 
     # Step 10. The move loop.
-    best_score = -INFINITE
+    best_score = tb_floor
     best_move = 0
     move_count = 0
     quiet_count = 0
@@ -406,6 +436,8 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
         if end == start and hash_move == 0 and not root:
             return -MATE + ply if checked else DRAW     # no legal move: mate or stalemate
         return alpha                                      # an empty root list
+
+    best_score = min(best_score, tb_ceiling)
 
     # Step 14. A quiet move that refuted the node teaches killers, countermove and history.
     if best_score >= beta and not is_noisy(pos, best_move):

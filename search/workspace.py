@@ -31,6 +31,8 @@ CTL_ROOT_COUNT = 9      # number of root moves
 CTL_PROVE_MATE = 10     # 1: `go mate` - no selectivity that can hide a mate (null move, LMR, ...)
 CTL_QS_PLIES = 11       # most capture plies a quiescence search may play (a weak level's horizon)
 CTL_QS_START = 12       # the ply at which the current quiescence search began
+CTL_TB_PIECES = 13      # probe the endgame tablebases with at most this many pieces (0: never)
+CTL_TB_HITS = 14        # tablebase probes that found the position
 CTL_SIZE = 16
 
 _regions: list[tuple[str, int]] = []
