@@ -6,6 +6,7 @@ Kept free of numba imports so that `uci` can be answered before the heavy initia
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from search.levels import FULL_STRENGTH_ELO, MIN_ELO, SKILL_LEVELS
 
@@ -95,6 +96,7 @@ class Options:
 
 
 MAX_HASH_MB = 16384
+SHIPPED_BOOK = str(Path(__file__).resolve().parent / "data" / "jitfish-book.bin")   # tools/make_book.py
 
 ENGINE_OPTIONS = [
     Option("Hash", "spin", 16, 1, MAX_HASH_MB),
@@ -109,5 +111,8 @@ ENGINE_OPTIONS = [
     Option("UCI_Elo", "spin", 1500, MIN_ELO, FULL_STRENGTH_ELO),
     Option("Skill Level", "spin", SKILL_LEVELS, 0, SKILL_LEVELS),
     Option("Random Seed", "spin", 0, 0, 2**31 - 1),      # 0: different choices every game
+    Option("OwnBook", "check", False),
+    Option("Book File", "string", SHIPPED_BOOK),          # <empty>: no book
+    Option("Book Best Move", "check", False),            # false: weighted choice among book moves
 ]
 LEVEL_OPTIONS = ("UCI_LimitStrength", "UCI_Elo", "Skill Level", "Random Seed")
