@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from search.levels import FULL_STRENGTH_ELO, MIN_ELO, SKILL_LEVELS
 
@@ -97,6 +98,7 @@ class Options:
 
 MAX_HASH_MB = 16384
 MAX_THREADS = os.cpu_count() or 1     # Lazy SMP helpers beyond the cores only slow it down
+SHIPPED_BOOK = str(Path(__file__).resolve().parent / "data" / "jitfish-book.bin")   # tools/make_book.py
 
 ENGINE_OPTIONS = [
     Option("Hash", "spin", 16, 1, MAX_HASH_MB),
@@ -113,5 +115,8 @@ ENGINE_OPTIONS = [
     Option("Random Seed", "spin", 0, 0, 2**31 - 1),      # 0: different choices every game
     Option("SyzygyPath", "string", ""),
     Option("SyzygyProbeLimit", "spin", 7, 0, 7),
+    Option("OwnBook", "check", False),
+    Option("Book File", "string", SHIPPED_BOOK),          # <empty>: no book
+    Option("Book Best Move", "check", False),            # false: weighted choice among book moves
 ]
 LEVEL_OPTIONS = ("UCI_LimitStrength", "UCI_Elo", "Skill Level", "Random Seed")

@@ -9,6 +9,7 @@ completely before anything is applied, and errors are reported as `info string e
 from __future__ import annotations
 
 import gc
+import os
 import random
 import sys
 import threading
@@ -39,6 +40,8 @@ class UciLoop:
         self.init_error: str | None = None
         self.board = None
         self.searcher = None
+        self.book = None                       # the open OpeningBook, if any
+        self.book_error: str | None = None     # why the default book could not be opened
         self.worker: threading.Thread | None = None
         self.worker_what = ""                  # "search", "perft" or "bench"
         self.worker_ending = True              # stopped, or its result sent: it exits at once
@@ -83,6 +86,10 @@ class UciLoop:
             gc.freeze()
         except Exception as exc:  # reported on isready; the loop keeps answering
             self.init_error = f"{type(exc).__name__}: {exc}"
+        try:
+            self._open_book(str(self.options["Book File"]))
+        except UciError as exc:   # not fatal: said when OwnBook is switched on
+            self.book_error = str(exc)
         self.ready.set()
 
     def wait_ready(self) -> None:
@@ -203,6 +210,11 @@ class UciLoop:
         elif option.name == "SyzygyProbeLimit":
             from engine.tablebase import TABLEBASES
             TABLEBASES.probe_limit = int(typed)
+        elif option.name == "Book File":
+            self._open_book(str(typed))
+        elif option.name == "OwnBook" and typed and self.book is None:
+            reason = self.book_error or "Book File is empty"
+            self.send(f"info string OwnBook is on but no book is loaded ({reason}): every move is searched")
         self.options.set(option.name, value)
         if option.name in LEVEL_OPTIONS:
             self._apply_level(new_game=option.name == "Random Seed")
@@ -247,6 +259,22 @@ class UciLoop:
             self.board = Board(chess960=chess960)
             self.send(f"info string position reset to the start position ({exc})")
         self._position_cache = None
+
+    def _open_book(self, path: str) -> None:
+        """Make the book at `path` the engine's book (none when empty); a file that is missing or
+        not a Polyglot book is refused with UciError and the book in force stays."""
+        from engine.book import BookError, OpeningBook
+
+        book = None
+        if path:
+            try:
+                book = OpeningBook(os.path.expanduser(path))
+            except BookError as exc:
+                kept = f"keeping {self.book.path}" if self.book else "no book loaded"
+                raise UciError(f"{exc}; {kept}") from None
+        if self.book is not None:
+            self.book.close()
+        self.book, self.book_error = book, None
 
     def cmd_ucinewgame(self, args: list[str]) -> None:
         self.wait_ready()
@@ -339,6 +367,11 @@ class UciLoop:
             self.start_worker(lambda: self._perft(board, depth), "perft")
             return
         limits = self.parse_go(args)
+        book_move = self._book_move(limits)
+        if book_move is not None:
+            self.send(f"info string book move {book_move}")
+            self.send(f"bestmove {book_move}")
+            return
         board = self.board.copy()
         searcher = self.searcher
         searcher.prepare()
@@ -353,6 +386,24 @@ class UciLoop:
             self.send_result(text)
 
         self.start_worker(think, "search")
+
+    def _book_move(self, limits) -> str | None:
+        """The book's move when OwnBook is on and this `go` asks for a game move; None means
+        search: no book, Chess960, an analysis request (infinite, ponder, searchmoves, depth,
+        nodes, mate) or a position the book does not know."""
+        from engine.book import book_random
+
+        if not self.options["OwnBook"] or self.book is None or self.board.chess960:
+            return None
+        if (limits.infinite or limits.ponder or limits.searchmoves or limits.depth is not None
+                or limits.nodes is not None or limits.mate is not None):
+            return None
+        rng = book_random(int(self.options["Random Seed"]), self.board.key)
+        try:
+            return self.book.choose(self.board, rng, best_only=bool(self.options["Book Best Move"]))
+        except (OSError, ValueError, IndexError) as exc:   # a file changed under us: still play
+            self.error(f"book {self.book.path!r} lookup failed ({exc}); searching instead")
+            return None
 
     def _perft(self, board, depth: int) -> None:
         from perft.perft import divide
