@@ -37,14 +37,16 @@ class Level:
 
 
 # Each row's elo is what its setting measured (tools/calibrate.py --plan rows, 680 games at 5+0.05,
-# 2026-11-22); the lowest row measured 387 +- 200 and stands for MIN_ELO.
+# 2026-11-22); the lowest row measured 387 +- 200 and stands for MIN_ELO. The strongest row was
+# re-measured against three Stockfish anchors (--plan top, 150 games: 82% vs 1600, 77% vs 1800,
+# 26% vs 2000; fit 1898, 1842..1961): one anchor alone had put it anywhere from 1750 to 2010.
 LEVELS = [
     Level(400, depth=1, nodes=800, quiescence=1, noise=110, temperature=100, candidates=10, oversight=0.30),
     Level(830, depth=2, nodes=1500, quiescence=2, noise=80, temperature=60, candidates=8, oversight=0.20),
     Level(1140, depth=3, nodes=3000, quiescence=4, noise=55, temperature=40, candidates=6, oversight=0.10),
     Level(1370, depth=4, nodes=6000, quiescence=8, noise=35, temperature=25, candidates=5, oversight=0.04),
     Level(1630, depth=6, nodes=15000, quiescence=64, noise=20, temperature=14, candidates=4, oversight=0.0),
-    Level(1750, depth=9, nodes=60000, quiescence=64, noise=8, temperature=6, candidates=3, oversight=0.0),
+    Level(1900, depth=9, nodes=60000, quiescence=64, noise=8, temperature=6, candidates=3, oversight=0.0),
 ]
 
 
