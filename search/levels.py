@@ -37,12 +37,15 @@ class Level:
 
 
 # Each row's elo is what its setting measured (tools/calibrate.py --plan rows, 680 games at 5+0.05,
-# 2026-11-22); the lowest row measured 387 +- 200 and stands for MIN_ELO. The strongest row was
+# 2026-11-22). The strongest row was
 # re-measured against three Stockfish anchors (--plan top, 150 games: 82% vs 1600, 77% vs 1800,
 # 26% vs 2000; fit 1898, 1842..1961): one anchor alone had put it anywhere from 1750 to 2010.
+# The two weakest rows were re-measured by chaining levels 200 apart (--plan chain): level 600,
+# interpolated halfway between them, played at 384 and level 800 at 749, which puts the rows at
+# about 50 and 770. The weakest row is below MIN_ELO and only anchors the interpolation.
 LEVELS = [
-    Level(400, depth=1, nodes=800, quiescence=1, noise=110, temperature=100, candidates=10, oversight=0.30),
-    Level(830, depth=2, nodes=1500, quiescence=2, noise=80, temperature=60, candidates=8, oversight=0.20),
+    Level(50, depth=1, nodes=800, quiescence=1, noise=110, temperature=100, candidates=10, oversight=0.30),
+    Level(770, depth=2, nodes=1500, quiescence=2, noise=80, temperature=60, candidates=8, oversight=0.20),
     Level(1140, depth=3, nodes=3000, quiescence=4, noise=55, temperature=40, candidates=6, oversight=0.10),
     Level(1370, depth=4, nodes=6000, quiescence=8, noise=35, temperature=25, candidates=5, oversight=0.04),
     Level(1630, depth=6, nodes=15000, quiescence=64, noise=20, temperature=14, candidates=4, oversight=0.0),
@@ -54,7 +57,7 @@ def level_for_elo(elo: int) -> Level | None:
     """The setting that plays at `elo` (None: full strength, nothing to hold back)."""
     if elo >= FULL_STRENGTH_ELO:
         return None
-    elo = max(elo, LEVELS[0].elo)
+    elo = max(elo, MIN_ELO)
     upper = next((row for row in LEVELS if row.elo >= elo), None)
     if upper is None:        # between the strongest row and full strength: fade the weakness out
         return _blend(LEVELS[-1], _full_strength_row(), elo)

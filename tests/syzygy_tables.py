@@ -17,7 +17,8 @@ from pathlib import Path
 import chess
 import pytest
 
-CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "jitfish" / "syzygy-test"
+# Beside, not inside, ~/.cache/jitfish: engine.cachedir rotates the folders there.
+CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "jitfish-syzygy-test"
 
 
 def syzygy_folder() -> Path:

@@ -69,7 +69,8 @@ def test_san_and_uci_input_undo_hint_flip_and_bad_input(tmp_path):
 
 
 def test_resign_and_declined_draw(tmp_path):
-    text, game = play(tmp_path, ["e4", "draw", "resign"], human=WHITE)
+    text, game = play(tmp_path, ["e4", "draw", "resign"], human=WHITE,     # Black is a queen up
+                      fen="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1")
     assert "Jitfish declines the draw" in text and "you resign" in text
     assert game.headers["Result"] == "0-1"
 

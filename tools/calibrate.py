@@ -1,6 +1,6 @@
 """Calibrate the difficulty levels: play the pairings of a plan, then fit one Elo scale to all games.
 
-    python -m tools.calibrate run --plan rows|top|chain|levels|slow --out runs/calib [--engine .venv/bin/jitfish] [--tc 5+0.05]
+    python -m tools.calibrate run --plan rows|top|chain|low|levels|slow --out runs/calib [--engine .venv/bin/jitfish] [--tc 5+0.05]
     python -m tools.calibrate fit runs/calib/*.json
 
 Players are Jitfish levels (`L1000` is `UCI_LimitStrength` with `UCI_Elo 1000`, `full` is full
@@ -39,6 +39,9 @@ PLANS = {
     # through neighbours 200 apart, so that every pairing is informative; the top level meets
     # several anchors.
     "chain": [("L600", "L800", 100), ("L800", "L1000", 100)],
+    # The low levels after the weakest rows were relabelled from the chain.
+    "low": [("L600", "L800", 100), ("L800", "L1000", 100), ("L600", "L1000", 100), ("L1000", "L1200", 100),
+            ("L1200", "L1400", 100), ("L600", "greedy", 50), ("L1000", "sf1350", 100)],
     "levels": [("L1800", "sf1600", 50), ("L1800", "sf1800", 50), ("L1800", "sf2000", 50)],
     # The clock check: the same levels against the same anchors at a slow time control.
     "slow": [("L1000", "sf1350", 40), ("L1800", "sf1800", 40)],
