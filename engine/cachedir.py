@@ -16,7 +16,7 @@ PACKAGES = ("engine", "search", "eval", "perft")
 # Modules that only run as Python (no numba code imports them): editing them keeps the cache.
 PYTHON_ONLY = {"__init__.py", "cachedir.py", "uci.py", "cli.py", "options.py", "board.py", "fen.py",
                "timeman.py", "bench.py", "warmup.py", "driver.py", "explain.py", "suite.py", "levels.py",
-               "play.py", "tablebase.py"}
+               "play.py", "tablebase.py", "book.py", "analyse.py", "progress.py"}
 KEEP_OTHER_VERSIONS = 6       # frozen worktrees (matches, A/B tests) may still use older ones
 
 

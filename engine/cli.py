@@ -1,4 +1,5 @@
-"""Command line: `jitfish` runs the UCI loop; subcommands run perft, suites and benchmarks.
+"""Command line: `jitfish` runs the UCI loop; subcommands run perft, suites, benchmarks, a game in
+the terminal and the analysis of PGN games.
 
 Heavy modules are imported inside the subcommands so that plain `jitfish` answers `uci` at once.
 """
@@ -65,6 +66,12 @@ def _play(args: argparse.Namespace) -> int:
     return play_main(args)
 
 
+def _analyse(args: argparse.Namespace) -> int:
+    from engine.analyse import main as analyse_main
+
+    return analyse_main(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from engine.bench import BENCH_DEPTH
     from engine.fen import STARTING_FEN
@@ -95,6 +102,24 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--pgn", help="save the game here (default: jitfish-game-<date>-<time>.pgn)")
     play.add_argument("--seed", type=int, default=0, help="fixes the level's choices (default: new each game)")
     play.set_defaults(run=_play)
+    analyse = sub.add_parser("analyse", aliases=["analyze"],
+                             help="annotate PGN games with evaluations, mistakes and better moves")
+    analyse.add_argument("pgn", metavar="GAME.pgn", help="the games to analyse")
+    analyse.add_argument("-o", "--output", metavar="OUT.pgn",
+                         help="where to write the annotated PGN (default: GAME-analysed.pgn beside the "
+                              "input; - for stdout)")
+    limit = analyse.add_mutually_exclusive_group()
+    limit.add_argument("--depth", type=int, help="search each position to this depth")
+    limit.add_argument("--time", type=float, metavar="SECONDS", help="search each position this long")
+    limit.add_argument("--nodes", type=int, help="search each position this many nodes (default 1000000)")
+    which = analyse.add_mutually_exclusive_group()
+    which.add_argument("--game", type=int, default=1, metavar="K", help="analyse the K-th game of the file "
+                       "(default 1)")
+    which.add_argument("--all", action="store_true", help="analyse every game of the file")
+    analyse.add_argument("--hash", type=int, default=64, metavar="MB", help="transposition table MB (default 64)")
+    analyse.add_argument("-q", "--quiet", action="store_true", help="no progress bar or messages on stderr "
+                         "(errors still go there)")
+    analyse.set_defaults(run=_analyse)
     sub.add_parser("uci", help="run the UCI loop (the default)")
     return parser
 
