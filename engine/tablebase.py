@@ -65,20 +65,18 @@ class Tablebases:
 
     def probe_wdl(self, board: chess.Board) -> int | None:
         """Win/draw/loss for the side to move (2, 1 cursed win, 0, -1, -2), None if not known."""
-        with self._lock:
-            if self._tables is None:
-                return None
-            try:
-                return self._tables.probe_wdl(board)
-            except (KeyError, chess.syzygy.MissingTableError):
-                return None
+        return self._probe("probe_wdl", board)
 
     def probe_dtz(self, board: chess.Board) -> int | None:
+        """Distance to the next zeroing move (signed like WDL), None if not known."""
+        return self._probe("probe_dtz", board)
+
+    def _probe(self, method: str, board: chess.Board) -> int | None:
         with self._lock:
             if self._tables is None:
                 return None
             try:
-                return self._tables.probe_dtz(board)
+                return getattr(self._tables, method)(board)
             except (KeyError, chess.syzygy.MissingTableError):
                 return None
 
