@@ -33,7 +33,6 @@ class Tablebases:
     def __init__(self) -> None:
         self._tables: chess.syzygy.Tablebase | None = None
         self._lock = threading.Lock()      # probes come from several search threads
-        self.path = ""
         self.largest = 0                   # most pieces of any table found
         self.probe_limit = MAX_PIECES      # SyzygyProbeLimit
 
@@ -53,7 +52,6 @@ class Tablebases:
                 self._tables.close()
             self._tables = tables if tables.wdl else None
             self.largest = max((len(name) - 1 for name in tables.wdl), default=0)   # "KQvK": 3 pieces
-            self.path = path
         return len(tables.wdl)
 
     def search_limit(self) -> int:

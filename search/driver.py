@@ -325,42 +325,24 @@ class Searcher:
     def _search_line(self, board: Board, depth: int, pv_index: int, previous: list[Line],
                      report: Callable[[str], None], start: float) -> Line | None:
         """Search the root moves from `pv_index` on with an aspiration window; None if stopped."""
-        ctl, ws = self.ctl, self.ws
-        ctl[CTL_ROOT_FIRST] = pv_index
-        alpha, beta = -INFINITE, INFINITE
-        delta = ASPIRATION_DELTA
-        if depth >= 4 and pv_index < len(previous) and abs(previous[pv_index].score) < MATE_IN_MAX:
-            centre = previous[pv_index].score
-            alpha, beta = max(centre - delta, -INFINITE), min(centre + delta, INFINITE)
-        while True:
-            score = int(search(board.tab, board.arrays, ws, self.tt, alpha, beta, depth, 0, False))
-            if ctl[CTL_STOP]:
-                return None if depth > 1 or ws[WS_PV_LEN] == 0 else self._line(board, score, pv_index)
-            if score <= alpha:
-                beta = (alpha + beta) // 2
-                alpha = max(score - delta, -INFINITE)
-                bound = "upperbound"
-            elif score >= beta:
-                beta = min(score + delta, INFINITE)
-                bound = "lowerbound"
-            else:
-                return self._line(board, score, pv_index)
-            if (time.perf_counter() - start) > 1.0 and ws[WS_PV_LEN] > 0:
+        self.ctl[CTL_ROOT_FIRST] = pv_index
+
+        def report_bound(score: int, bound: str) -> None:
+            if (time.perf_counter() - start) > 1.0 and self.ws[WS_PV_LEN] > 0:
                 report(self._info(depth, pv_index + 1, Line(score, self._pv(board), bound), start))
-            delta += delta // 2 + 5
+
+        centre = previous[pv_index].score if pv_index < len(previous) else None
+        score, stopped = _aspiration_search(board, self.ws, self.tt, depth, centre, report_bound)
+        if stopped and (depth > 1 or self.ws[WS_PV_LEN] == 0):
+            return None
+        return self._line(board, score, pv_index)
 
     def _line(self, board: Board, score: int, pv_index: int) -> Line:
         """Record the PV of a finished root search and move its first move to `pv_index`."""
         moves = self._pv(board)
-        count = int(self.ctl[CTL_ROOT_COUNT])
-        root = self.ws[WS_ROOT_MOVES:WS_ROOT_MOVES + count]
-        order = [int(m) for m in root]
-        if moves:
-            order.remove(moves[0])
-            order.insert(pv_index, moves[0])
-            root[:] = order
-        else:
-            moves = [order[pv_index]]
+        if not moves:
+            return Line(score, [int(self.ws[WS_ROOT_MOVES + pv_index])])
+        _promote_root_move(self.ws, moves[0], pv_index)
         return Line(score, moves)
 
     def _pv(self, board: Board) -> list[int]:
@@ -428,33 +410,50 @@ class _Helpers:
 
 
 def _deepen(board: Board, ws: np.ndarray, tt: np.ndarray, first_depth: int, max_depth: int) -> None:
-    """A helper's iterative deepening with aspiration windows; the best root move goes first."""
-    stop = WS_CTL + CTL_STOP
+    """A helper's iterative deepening; its best root move goes first for the next iteration."""
     previous = None
     for depth in range(first_depth, max_depth + 1):
-        delta = ASPIRATION_DELTA
-        alpha, beta = -INFINITE, INFINITE
-        if depth >= 4 and previous is not None and abs(previous) < MATE_IN_MAX:
-            alpha, beta = previous - delta, previous + delta
-        while True:
-            score = int(search(board.tab, board.arrays, ws, tt, alpha, beta, depth, 0, False))
-            if ws[stop]:
-                return
-            if score <= alpha:
-                alpha = max(score - delta, -INFINITE)
-            elif score >= beta:
-                beta = min(score + delta, INFINITE)
-            else:
-                break
-            delta += delta // 2 + 5
-        previous = score
+        previous, stopped = _aspiration_search(board, ws, tt, depth, previous)
+        if stopped:
+            return
         if ws[WS_PV_LEN] > 0:
-            count = int(ws[WS_CTL + CTL_ROOT_COUNT])
-            root = [int(m) for m in ws[WS_ROOT_MOVES:WS_ROOT_MOVES + count]]
-            best = int(ws[WS_PV])
-            if best in root:
-                root.remove(best)
-                ws[WS_ROOT_MOVES:WS_ROOT_MOVES + count] = [best] + root
+            _promote_root_move(ws, int(ws[WS_PV]), 0)
+
+
+def _aspiration_search(board: Board, ws: np.ndarray, tt: np.ndarray, depth: int, centre: int | None,
+                       on_bound: Callable[[int, str], None] | None = None) -> tuple[int, bool]:
+    """Search the root of `ws` to `depth`, from depth 4 in a window around the previous score
+    `centre`, widened until the score falls inside; (score, stopped). `on_bound` hears each
+    score that fell outside ("upperbound" or "lowerbound")."""
+    alpha, beta = -INFINITE, INFINITE
+    delta = ASPIRATION_DELTA
+    if depth >= 4 and centre is not None and abs(centre) < MATE_IN_MAX:
+        alpha, beta = max(centre - delta, -INFINITE), min(centre + delta, INFINITE)
+    while True:
+        score = int(search(board.tab, board.arrays, ws, tt, alpha, beta, depth, 0, False))
+        if ws[WS_CTL + CTL_STOP]:
+            return score, True
+        if score <= alpha:
+            beta = (alpha + beta) // 2
+            alpha = max(score - delta, -INFINITE)
+            bound = "upperbound"
+        elif score >= beta:
+            beta = min(score + delta, INFINITE)
+            bound = "lowerbound"
+        else:
+            return score, False
+        if on_bound is not None:
+            on_bound(score, bound)
+        delta += delta // 2 + 5
+
+
+def _promote_root_move(ws: np.ndarray, move: int, index: int) -> None:
+    """Move `move` to position `index` of the workspace's root move list, keeping the others' order."""
+    count = int(ws[WS_CTL + CTL_ROOT_COUNT])
+    order = [int(m) for m in ws[WS_ROOT_MOVES:WS_ROOT_MOVES + count]]
+    order.remove(move)
+    order.insert(index, move)
+    ws[WS_ROOT_MOVES:WS_ROOT_MOVES + count] = order
 
 
 class _Deadline:
