@@ -6,9 +6,9 @@ The Zobrist keys share the array so that one argument carries every constant.
 """
 
 import numpy as np
-from numba import njit
 
 from engine.bits import EMPTY, ONE, bit
+from engine.kernel import kernel
 from engine.magics import BISHOP_MAGICS, ROOK_MAGICS
 
 # Offsets into `tab`.
@@ -40,7 +40,7 @@ KING_STEPS = np.array([(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -
                       dtype=np.int64)
 
 
-@njit(cache=True)
+@kernel
 def ray_attacks(sq, occ, directions):
     """Slider attacks by walking rays until a blocker; the slow reference the tables are built from."""
     result = EMPTY
@@ -58,7 +58,7 @@ def ray_attacks(sq, occ, directions):
     return result
 
 
-@njit(cache=True)
+@kernel
 def relevant_occupancy(sq, directions):
     """Squares whose occupancy changes a slider's attacks from `sq` (rays minus their last square)."""
     result = EMPTY
@@ -73,7 +73,7 @@ def relevant_occupancy(sq, directions):
     return result
 
 
-@njit(cache=True)
+@kernel
 def step_attacks(sq, steps):
     result = EMPTY
     f0, r0 = sq & 7, sq >> 3
@@ -84,7 +84,7 @@ def step_attacks(sq, steps):
     return result
 
 
-@njit(cache=True)
+@kernel
 def nth_subset(mask, index):
     """The `index`-th subset of `mask` (bit k of index selects the k-th set bit of mask)."""
     result = EMPTY
@@ -99,7 +99,7 @@ def nth_subset(mask, index):
     return result
 
 
-@njit(cache=True)
+@kernel
 def _fill_magic(tab, header, sq, directions, magic, offset):
     mask = relevant_occupancy(sq, directions)
     bits = 0
@@ -119,7 +119,7 @@ def _fill_magic(tab, header, sq, directions, magic, offset):
     return offset + (1 << bits)
 
 
-@njit(cache=True)
+@kernel
 def _fill_tables(tab, rook_magics, bishop_magics, zobrist, rook_dirs, bishop_dirs, knight_steps,
                  king_steps):
     for sq in range(64):
@@ -163,43 +163,43 @@ def build_tables(zobrist: np.ndarray) -> np.ndarray:
     return tab
 
 
-@njit(cache=True)
+@kernel
 def rook_attacks(tab, sq, occ):
     h = T_ROOK_MAGIC + sq * 4
     return tab[tab[h + 3] + (((occ & tab[h]) * tab[h + 1]) >> tab[h + 2])]
 
 
-@njit(cache=True)
+@kernel
 def bishop_attacks(tab, sq, occ):
     h = T_BISHOP_MAGIC + sq * 4
     return tab[tab[h + 3] + (((occ & tab[h]) * tab[h + 1]) >> tab[h + 2])]
 
 
-@njit(cache=True)
+@kernel
 def queen_attacks(tab, sq, occ):
     return rook_attacks(tab, sq, occ) | bishop_attacks(tab, sq, occ)
 
 
-@njit(cache=True)
+@kernel
 def knight_attacks(tab, sq):
     return tab[T_KNIGHT + sq]
 
 
-@njit(cache=True)
+@kernel
 def king_attacks(tab, sq):
     return tab[T_KING + sq]
 
 
-@njit(cache=True)
+@kernel
 def pawn_attacks(tab, colour, sq):
     return tab[T_PAWN + colour * 64 + sq]
 
 
-@njit(cache=True)
+@kernel
 def between(tab, a, b):
     return tab[T_BETWEEN + a * 64 + b]
 
 
-@njit(cache=True)
+@kernel
 def line(tab, a, b):
     return tab[T_LINE + a * 64 + b]

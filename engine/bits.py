@@ -1,10 +1,12 @@
 """Bit tricks on 64-bit boards, compiled to single machine instructions (LLVM ctpop/cttz)."""
 
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
 
 import numpy as np
+
+from engine.kernel import kernel
 
 
 @intrinsic
@@ -46,13 +48,13 @@ EMPTY = np.uint64(0)
 FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
-@njit(cache=True)
+@kernel
 def bit(sq):
     """The board with only square `sq` set."""
     return ONE << np.uint64(sq)
 
 
-@njit(cache=True)
+@kernel
 def pop_lsb(bb):
     """`bb` with its lowest set bit cleared."""
     return bb & (bb - ONE)

@@ -1,16 +1,16 @@
 """Draw primitives for the search and the game: repetition, fifty-move counter, dead material."""
 
 import numpy as np
-from numba import njit
 
 from engine.bits import popcount
 from engine.defs import BB_ALL, BB_KEYS, BISHOP, KNIGHT, PAWN, QUEEN, ROOK, ST_HALFMOVE, ST_PLY
+from engine.kernel import kernel
 
 LIGHT_SQUARES = np.uint64(0x55AA55AA55AA55AA)
 DARK_SQUARES = np.uint64(0xAA55AA55AA55AA55)
 
 
-@njit(cache=True)
+@kernel
 def repetitions(pos, since, limit):
     """How many earlier positions since the last irreversible move equal the current one,
     counting at most `limit`. One at a history index after `since` counts as two: for the search
@@ -28,13 +28,13 @@ def repetitions(pos, since, limit):
     return count
 
 
-@njit(cache=True)
+@kernel
 def fifty_move_counter_expired(pos):
     """True once 100 plies passed without capture or pawn move (a draw unless this is mate)."""
     return pos[1][ST_HALFMOVE] >= 100
 
 
-@njit(cache=True)
+@kernel
 def insufficient_material(pos):
     """Neither side can ever mate: K v K, K+N v K, or only bishops, all on one square colour."""
     bb = pos[0]

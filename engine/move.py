@@ -4,9 +4,8 @@ Castling is encoded king-from -> rook-square (as in Chess960) so that one code p
 chess variants; the UCI text converts to `e1g1` style unless Chess960 notation is asked for.
 """
 
-from numba import njit
-
 from engine.defs import BISHOP, KNIGHT, QUEEN, ROOK
+from engine.kernel import kernel
 
 NORMAL, DOUBLE_PUSH, CASTLE, EN_PASSANT = 0, 1, 2, 3
 PROMO_KNIGHT, PROMO_BISHOP, PROMO_ROOK, PROMO_QUEEN = 4, 5, 6, 7
@@ -16,32 +15,32 @@ PROMOTION_LETTERS = {KNIGHT: "n", BISHOP: "b", ROOK: "r", QUEEN: "q"}
 SQUARE_NAMES = [f + r for r in "12345678" for f in "abcdefgh"]
 
 
-@njit(cache=True)
+@kernel
 def encode(frm, to, flag):
     return frm | (to << 6) | (flag << 12)
 
 
-@njit(cache=True)
+@kernel
 def move_from(move):
     return move & 63
 
 
-@njit(cache=True)
+@kernel
 def move_to(move):
     return (move >> 6) & 63
 
 
-@njit(cache=True)
+@kernel
 def move_flag(move):
     return move >> 12
 
 
-@njit(cache=True)
+@kernel
 def is_promotion(move):
     return (move >> 12) >= PROMO_KNIGHT
 
 
-@njit(cache=True)
+@kernel
 def promotion_type(move):
     """Piece type a promotion makes (KNIGHT..QUEEN); only meaningful when is_promotion."""
     return (move >> 12) - 3

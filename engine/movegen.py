@@ -8,7 +8,6 @@ tested against the actual attacks. No move is made and taken back to test it.
 """
 
 import numpy as np
-from numba import njit
 
 from engine.bits import EMPTY, FULL, ONE, bit, lsb, popcount
 from engine.bitboard import (between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks,
@@ -16,6 +15,7 @@ from engine.bitboard import (between, bishop_attacks, king_attacks, knight_attac
 from engine.defs import (BB_ALL, BB_CASTLE_EMPTY, BB_CASTLE_KING_TO, BB_CASTLE_ROOK_TO,
                          BB_CASTLE_SAFE, BB_WHITE, BISHOP, KING, KNIGHT, NO_PIECE, PAWN, QUEEN, ROOK,
                          ST_BOARD, ST_CASTLE_ROOK, ST_CASTLING, ST_EP, ST_SIDE, WHITE)
+from engine.kernel import kernel
 from engine.move import (CASTLE, DOUBLE_PUSH, EN_PASSANT, NORMAL, PROMO_BISHOP, PROMO_KNIGHT,
                          PROMO_QUEEN, PROMO_ROOK)
 from engine.position import attacked_by, attacks_from, checkers_of, en_passant_legal, make_move, unmake_move
@@ -30,7 +30,7 @@ FILE_A = np.uint64(0x0101010101010101)
 FILE_H = np.uint64(0x8080808080808080)
 
 
-@njit(cache=True)
+@kernel
 def shift(b, d):
     """Shift a board by `d` squares: towards h8 when d > 0, towards a1 when d < 0."""
     if d > 0:
@@ -38,7 +38,7 @@ def shift(b, d):
     return b >> np.uint64(-d)
 
 
-@njit(cache=True)
+@kernel
 def _emit(moves, n, frm, targets, mode):
     """Append frm->t for every t in targets (or just count them)."""
     if mode == COUNT:
@@ -50,7 +50,7 @@ def _emit(moves, n, frm, targets, mode):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _emit_pawns(moves, n, targets, delta, flag, mode):
     """Append pawn moves to every square of `targets` from `delta` squares behind it."""
     if mode == COUNT:
@@ -63,7 +63,7 @@ def _emit_pawns(moves, n, targets, delta, flag, mode):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _emit_promotions(moves, n, targets, delta, mode):
     if mode == COUNT:
         return n + 4 * popcount(targets)
@@ -79,7 +79,7 @@ def _emit_promotions(moves, n, targets, delta, mode):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _pawn_moves(moves, n, us, pawns, allowed, them_occ, occ, mode):
     """Pushes, double pushes, captures and promotions of `pawns`, landing only on `allowed`."""
     if us == WHITE:
@@ -103,7 +103,7 @@ def _pawn_moves(moves, n, us, pawns, allowed, them_occ, occ, mode):
     return n
 
 
-@njit(cache=True)
+@kernel
 def generate(tab, pos, moves, n, mode):
     """Write the legal moves of the side to move selected by `mode` into moves[n:] and return
     the new end index; in COUNT mode write nothing and return n plus the number of legal moves."""
@@ -226,7 +226,7 @@ def generate(tab, pos, moves, n, mode):
     return n
 
 
-@njit(cache=True)
+@kernel
 def is_legal(tab, pos, move):
     """Is `move` (any move code, e.g. from the transposition table) legal in this position?
     Lets the search try a hash move before generating. Castling and en passant always answer
@@ -270,7 +270,7 @@ def is_legal(tab, pos, move):
     return not (checkers_of(tab, bb, us, lsb(bb[us * 6 + KING]), after) & ~target_bit)
 
 
-@njit(cache=True)
+@kernel
 def legal_prefix(tab, pos, line, start, count, scratch, scratch_start):
     """How many moves of line[start:start + count], played in order from this position, are
     legal (the position is left as it was). Checks a principal variation in one call."""

@@ -7,15 +7,15 @@ the undo stack. Make/unmake write these arrays in place; nothing is allocated pe
 """
 
 import numpy as np
-from numba import njit
 
 from engine.bits import ONE, bit, lsb
 from engine.bitboard import (Z_CASTLING, Z_EP, Z_PIECE, Z_SIDE, bishop_attacks, king_attacks,
-                             knight_attacks, pawn_attacks, rook_attacks)
+                             knight_attacks, line, pawn_attacks, rook_attacks)
 from engine.defs import (BB_ALL, BB_KEYS, BB_SIZE, BB_WHITE, BISHOP, BLACK, KING, KNIGHT, NO_PIECE,
                          PAWN, QUEEN, ROOK, ST_BOARD, ST_CASTLE_MASK, ST_CASTLING, ST_EP,
                          ST_FULLMOVE, ST_HALFMOVE, ST_PLY, ST_SIDE, ST_SIZE, ST_UNDO, UNDO_CAPTURED,
                          UNDO_CASTLING, UNDO_EP, UNDO_HALFMOVE, UNDO_MOVE, UNDO_SIZE, WHITE)
+from engine.kernel import kernel
 from engine.move import CASTLE, DOUBLE_PUSH, EN_PASSANT, NULL_MOVE, PROMO_KNIGHT
 
 
@@ -42,7 +42,7 @@ def assign_arrays(dst: tuple, src: tuple) -> None:
 
 # ---- placement ---------------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel
 def put_piece(bb, st, sq, piece):
     b = bit(sq)
     bb[piece] |= b
@@ -51,7 +51,7 @@ def put_piece(bb, st, sq, piece):
     st[ST_BOARD + sq] = piece
 
 
-@njit(cache=True)
+@kernel
 def remove_piece(bb, st, sq, piece):
     b = ~bit(sq)
     bb[piece] &= b
@@ -60,7 +60,7 @@ def remove_piece(bb, st, sq, piece):
     st[ST_BOARD + sq] = NO_PIECE
 
 
-@njit(cache=True)
+@kernel
 def move_piece(bb, st, frm, to, piece):
     b = bit(frm) | bit(to)
     bb[piece] ^= b
@@ -70,18 +70,18 @@ def move_piece(bb, st, frm, to, piece):
     st[ST_BOARD + to] = piece
 
 
-@njit(cache=True)
+@kernel
 def piece_on(pos, sq):
     """Piece code on `sq` (NO_PIECE when empty)."""
     return pos[1][ST_BOARD + sq]
 
 
-@njit(cache=True)
+@kernel
 def current_key(pos):
     return pos[0][BB_KEYS + pos[1][ST_PLY]]
 
 
-@njit(cache=True)
+@kernel
 def last_move(pos):
     """The move that led to this position (NULL_MOVE at the start of the history)."""
     ply = pos[1][ST_PLY]
@@ -90,12 +90,12 @@ def last_move(pos):
 
 # ---- attacks -----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel
 def king_square(bb, colour):
     return lsb(bb[colour * 6 + KING])
 
 
-@njit(cache=True)
+@kernel
 def attackers_to(tab, bb, sq, occ):
     """Pieces of both colours that attack `sq` when the occupied squares are `occ`."""
     diagonal = bb[BISHOP] | bb[QUEEN] | bb[6 + BISHOP] | bb[6 + QUEEN]
@@ -108,7 +108,7 @@ def attackers_to(tab, bb, sq, occ):
             | (rook_attacks(tab, sq, occ) & straight))
 
 
-@njit(cache=True)
+@kernel
 def checkers_of(tab, bb, colour, sq, occ):
     """Pieces of the opponent of `colour` that attack square `sq` (usually colour's king)."""
     o = (colour ^ 1) * 6
@@ -118,7 +118,7 @@ def checkers_of(tab, bb, colour, sq, occ):
             | (rook_attacks(tab, sq, occ) & (bb[o + ROOK] | bb[o + QUEEN])))
 
 
-@njit(cache=True)
+@kernel
 def attacked_by(tab, bb, sq, by, occ):
     """True when colour `by` attacks `sq` with occupancy `occ` (pieces taken from bb)."""
     o = by * 6
@@ -135,7 +135,7 @@ def attacked_by(tab, bb, sq, by, occ):
     return False
 
 
-@njit(cache=True)
+@kernel
 def in_check(tab, pos):
     """Is the side to move in check?"""
     bb, st = pos
@@ -143,7 +143,7 @@ def in_check(tab, pos):
     return attacked_by(tab, bb, king_square(bb, us), us ^ 1, bb[BB_ALL])
 
 
-@njit(cache=True)
+@kernel
 def gives_check(tab, pos, move):
     """Does the (legal) move check the opponent? Direct checks by the moved or promoted piece,
     discovered checks by our sliders, the castling rook and en-passant discoveries included."""
@@ -167,12 +167,17 @@ def gives_check(tab, pos, move):
     if direct & king:
         return True
     o = us * 6
+    # A discovered check needs one of our sliders on a line through the king and the vacated
+    # square (castling and en passant vacate a second square: they take the full test).
+    if flag != CASTLE and flag != EN_PASSANT \
+            and not (line(tab, ksq, frm) & (bb[o + BISHOP] | bb[o + ROOK] | bb[o + QUEEN]) & ~moved):
+        return False
     if bishop_attacks(tab, ksq, after) & (bb[o + BISHOP] | bb[o + QUEEN]) & ~moved:
         return True
     return (rook_attacks(tab, ksq, after) & (bb[o + ROOK] | bb[o + QUEEN]) & ~moved) != 0
 
 
-@njit(cache=True)
+@kernel
 def attacks_from(tab, kind, colour, sq, occ):
     """Squares a piece of type `kind` and `colour` on `sq` attacks (kings: none, for checks)."""
     if kind == PAWN:
@@ -188,7 +193,7 @@ def attacks_from(tab, kind, colour, sq, occ):
     return ONE ^ ONE
 
 
-@njit(cache=True)
+@kernel
 def en_passant_legal(tab, bb, us, frm, ep):
     """Does the capture frm x ep (en passant, by colour `us`) leave our king safe?
 
@@ -210,7 +215,7 @@ def en_passant_legal(tab, bb, us, frm, ep):
     return True
 
 
-@njit(cache=True)
+@kernel
 def en_passant_possible(tab, bb, us, ep):
     """Can colour `us` legally capture en passant on `ep` in this placement?"""
     capturers = pawn_attacks(tab, us ^ 1, ep) & bb[us * 6 + PAWN]
@@ -223,7 +228,7 @@ def en_passant_possible(tab, bb, us, ep):
 
 # ---- zobrist ------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel
 def compute_key(tab, pos):
     """The zobrist key of the position computed from scratch (the incremental key must equal it)."""
     st = pos[1]
@@ -240,7 +245,7 @@ def compute_key(tab, pos):
 
 # ---- make / unmake ------------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel
 def castle_squares(king_from, rook_from):
     """Destinations (king_to, rook_to) of a castling move given the king's and rook's squares."""
     rank = king_from & 56
@@ -249,7 +254,7 @@ def castle_squares(king_from, rook_from):
     return rank + 2, rank + 3
 
 
-@njit(cache=True)
+@kernel
 def make_move(tab, pos, move):
     """Play a legal move in place, pushing what unmake_move needs on the undo stack."""
     bb, st = pos
@@ -318,7 +323,7 @@ def make_move(tab, pos, move):
     bb[BB_KEYS + ply + 1] = key
 
 
-@njit(cache=True)
+@kernel
 def unmake_move(tab, pos, move):
     """Take back `move`, which must be the last move made."""
     bb, st = pos
@@ -355,7 +360,7 @@ def unmake_move(tab, pos, move):
         put_piece(bb, st, to ^ 8 if flag == EN_PASSANT else to, captured)
 
 
-@njit(cache=True)
+@kernel
 def make_null(tab, pos):
     """Pass the move (for null-move pruning). Resets the halfmove clock so that repetition
     detection never looks across a null move."""
@@ -377,7 +382,7 @@ def make_null(tab, pos):
     bb[BB_KEYS + ply + 1] = key ^ tab[Z_SIDE]
 
 
-@njit(cache=True)
+@kernel
 def unmake_null(tab, pos):
     st = pos[1]
     ply = st[ST_PLY] - 1

@@ -8,11 +8,11 @@ factor and the mop-up bonus, which the trace records separately.
 """
 
 import numpy as np
-from numba import njit
 
 from engine.bits import ONE, lsb, popcount
 from engine.bitboard import bishop_attacks, king_attacks, knight_attacks, rook_attacks
 from engine.defs import BB_ALL, BB_WHITE, BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, ST_SIDE, WHITE
+from engine.kernel import kernel
 from engine.position import current_key
 from eval.params import (BACKWARD, BISHOP_PAIR, CONNECTED, DOUBLED, HANGING, ISOLATED, KING_DANGER,
                          KING_SHIELD, KNIGHT_OUTPOST, MATERIAL, MOBILITY_BISHOP, MOBILITY_KNIGHT,
@@ -47,7 +47,7 @@ LIGHT_SQUARES = np.uint64(0x55AA55AA55AA55AA)
 DARK_SQUARES = np.uint64(0xAA55AA55AA55AA55)
 
 
-@njit(cache=True)
+@kernel
 def _add(ws, trace, mg, eg, index, colour, count):
     """(mg, eg) plus `count` times parameter `index` for `colour` (negated for black)."""
     signed = count if colour == WHITE else -count
@@ -56,13 +56,13 @@ def _add(ws, trace, mg, eg, index, colour, count):
     return mg + ws[W_WEIGHTS + 2 * index] * signed, eg + ws[W_WEIGHTS + 2 * index + 1] * signed
 
 
-@njit(cache=True)
+@kernel
 def _forward(b, colour):
     """Squares one rank ahead of `b` from `colour`'s side."""
     return b << np.uint64(8) if colour == WHITE else b >> np.uint64(8)
 
 
-@njit(cache=True)
+@kernel
 def _forward_fill(b, colour):
     """`b` and every square ahead of it (towards the opponent)."""
     if colour == WHITE:
@@ -76,28 +76,28 @@ def _forward_fill(b, colour):
     return b
 
 
-@njit(cache=True)
+@kernel
 def _file_fill(b):
     return _forward_fill(b, WHITE) | _forward_fill(b, BLACK)
 
 
-@njit(cache=True)
+@kernel
 def _sideways(b):
     """Squares next to `b` on the same rank."""
     return ((b << ONE) & ~FILE_A) | ((b >> ONE) & ~FILE_H)
 
 
-@njit(cache=True)
+@kernel
 def _distance(a, b):
     return max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3)))
 
 
-@njit(cache=True)
+@kernel
 def _relative_rank(sq, colour):
     return (sq >> 3) if colour == WHITE else 7 - (sq >> 3)
 
 
-@njit(cache=True)
+@kernel
 def _pawn_structure(ws, trace, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
     """(mg, eg, passed pawns) of one colour's pawn structure: terms that depend on pawns only."""
     mg = eg = 0
@@ -124,7 +124,7 @@ def _pawn_structure(ws, trace, bb, colour, own_pawn_attacks, enemy_pawn_attacks)
     return mg, eg, passed
 
 
-@njit(cache=True)
+@kernel
 def _pawn_entry(ws, trace, bb, white_pawn_attacks, black_pawn_attacks):
     """(mg, eg, white passers, black passers) of both pawn structures, from the pawn cache
     unless tracing (a pure function of the two pawn boards and the weights)."""
@@ -147,7 +147,7 @@ def _pawn_entry(ws, trace, bb, white_pawn_attacks, black_pawn_attacks):
     return mg, eg, white_passed, black_passed
 
 
-@njit(cache=True)
+@kernel
 def _passed_pawns(ws, trace, bb, colour, passed):
     """(mg, eg) of what passed pawns gain from king proximity and a free path."""
     mg = eg = 0
@@ -166,7 +166,7 @@ def _passed_pawns(ws, trace, bb, colour, passed):
     return mg, eg
 
 
-@njit(cache=True)
+@kernel
 def _pieces(ws, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
     """(mg, eg, attacked squares) of one colour's material, placement, mobility, files, outposts,
     threats and king safety."""
@@ -256,14 +256,14 @@ def _pieces(ws, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
     return mg, eg, all_attacks
 
 
-@njit(cache=True)
+@kernel
 def _non_pawn_units(bb, colour):
     o = colour * 6
     return 3 * popcount(bb[o + KNIGHT] | bb[o + BISHOP]) + 5 * popcount(bb[o + ROOK]) \
         + 9 * popcount(bb[o + QUEEN])
 
 
-@njit(cache=True)
+@kernel
 def _endgame_scale(bb, eg):
     """How much of the endgame score the stronger side can realise (of SCALE_NORMAL)."""
     strong = WHITE if eg > 0 else BLACK
@@ -282,19 +282,19 @@ def _endgame_scale(bb, eg):
     return SCALE_NORMAL
 
 
-@njit(cache=True)
+@kernel
 def _divide(a, b):
     """a / b rounded towards zero, so that a position and its colour mirror score alike."""
     return a // b if a >= 0 else -((-a) // b)
 
 
-@njit(cache=True)
+@kernel
 def _centre_distance(sq):
     f, r = sq & 7, sq >> 3
     return (3 - f if f < 4 else f - 4) + (3 - r if r < 4 else r - 4)
 
 
-@njit(cache=True)
+@kernel
 def _mop_up(bb, eg):
     """Bonus (white's view) for driving a bare king to the edge, to the right corner with B+N."""
     strong = WHITE if eg > 0 else BLACK
@@ -317,7 +317,7 @@ def _mop_up(bb, eg):
     return bonus if strong == WHITE else -bonus
 
 
-@njit(cache=True)
+@kernel
 def _noise(key, amplitude, seed):
     """A misjudgement in [-amplitude, amplitude] (triangular, most of them small) that is a
     fixed function of the position and the game's seed, so that the search stays consistent."""
@@ -330,7 +330,7 @@ def _noise(key, amplitude, seed):
     return np.int64(first) + np.int64(second) - amplitude
 
 
-@njit(cache=True)
+@kernel
 def evaluate(tab, pos, ws, trace):
     """Score in centipawns for the side to move, with weights from the workspace `ws`. When
     `trace` is true, the term counts are added to the (zeroed) trace region of `ws`."""

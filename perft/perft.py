@@ -1,9 +1,9 @@
 """Perft kernels: leaf counts with bulk counting at the last ply, and per-root-move divide."""
 
 import numpy as np
-from numba import njit
 
 from engine.defs import MAX_MOVES, MAX_PLY
+from engine.kernel import threaded_kernel
 from engine.movegen import ALL, COUNT, generate
 from engine.position import make_move, unmake_move
 
@@ -13,7 +13,7 @@ def move_buffer() -> np.ndarray:
     return np.zeros((MAX_PLY + 1) * MAX_MOVES, dtype=np.int64)
 
 
-@njit(cache=True, nogil=True)
+@threaded_kernel
 def perft(tab, pos, moves, depth):
     """Number of legal move sequences of length `depth` from the position (leaves of the tree)."""
     if depth <= 0:

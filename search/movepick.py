@@ -6,11 +6,11 @@ and last the captures that lose material.
 """
 
 import numpy as np
-from numba import njit
 
 from engine.bits import ONE, lsb
 from engine.bitboard import bishop_attacks, rook_attacks
 from engine.defs import BB_ALL, BB_WHITE, BISHOP, KING, NO_PIECE, PAWN, QUEEN, ROOK, ST_BOARD, ST_SIDE
+from engine.kernel import kernel
 from engine.move import CASTLE, EN_PASSANT, PROMO_KNIGHT, PROMO_QUEEN
 from engine.position import attackers_to
 from search.workspace import WS_HISTORY, WS_MOVES, WS_SCORES
@@ -25,12 +25,12 @@ SCORE_COUNTER = 1 << 33
 SCORE_BAD_CAPTURE = -(1 << 36)
 
 
-@njit(cache=True)
+@kernel
 def piece_type(piece):
     return piece % 6 if piece != NO_PIECE else 6
 
 
-@njit(cache=True)
+@kernel
 def captured_type(pos, move):
     """Type of the piece a move captures (PAWN for en passant), or 6 when it captures nothing."""
     flag = move >> 12
@@ -41,13 +41,13 @@ def captured_type(pos, move):
     return piece_type(pos[1][ST_BOARD + ((move >> 6) & 63)])
 
 
-@njit(cache=True)
+@kernel
 def is_noisy(pos, move):
     """Captures and promotions: what quiescence searches and history does not score."""
     return (move >> 12) >= PROMO_KNIGHT or captured_type(pos, move) != 6
 
 
-@njit(cache=True)
+@kernel
 def see_ge(tab, pos, move, threshold):
     """Does the exchange sequence started by `move` on its target square gain at least
     `threshold` centipawns for the mover (each side recapturing with its least valuable piece)?"""
@@ -99,13 +99,13 @@ def see_ge(tab, pos, move, threshold):
     return result == 1
 
 
-@njit(cache=True)
+@kernel
 def history_slot(side, move):
     """Where the history score of a quiet move (by side, from- and to-square) is kept."""
     return WS_HISTORY + side * 4096 + (move & 4095)
 
 
-@njit(cache=True)
+@kernel
 def _quiet_score(ws, side, move, killer1, killer2, counter):
     if move == killer1:
         return SCORE_KILLER + 1
@@ -116,7 +116,7 @@ def _quiet_score(ws, side, move, killer1, killer2, counter):
     return ws[history_slot(side, move)]
 
 
-@njit(cache=True)
+@kernel
 def score_moves(tab, pos, ws, start, end, tt_move, killer1, killer2, counter):
     """Write ordering keys for the moves at ws[start:end] to ws[start + SCORE_SHIFT:...]."""
     st = pos[1]
@@ -141,7 +141,7 @@ def score_moves(tab, pos, ws, start, end, tt_move, killer1, killer2, counter):
             ws[i + SCORE_SHIFT] = _quiet_score(ws, side, move, killer1, killer2, counter)
 
 
-@njit(cache=True)
+@kernel
 def score_quiets(pos, ws, start, end, tt_move, killer1, killer2, counter):
     """score_moves for a list known to hold only quiet moves (the quiet generation stage)."""
     side = pos[1][ST_SIDE]
@@ -151,7 +151,7 @@ def score_quiets(pos, ws, start, end, tt_move, killer1, killer2, counter):
                                                                               counter)
 
 
-@njit(cache=True)
+@kernel
 def pick_next(ws, i, end):
     """Swap the best-scored move of ws[i:end] into position i and return it (with its score)."""
     best = i

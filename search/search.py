@@ -11,11 +11,11 @@ not restored from numba's cache, which crashes the next process. Hence `np.bool_
 """
 
 import numpy as np
-from numba import njit
 
 from engine.bits import popcount
 from engine.defs import BB_ALL, BB_WHITE, KING, MAX_MOVES, MAX_PLY, PAWN, ST_CASTLING, ST_HALFMOVE, ST_SIDE
 from engine.draw import insufficient_material, repetitions
+from engine.kernel import kernel, threaded_kernel
 from engine.move import NULL_MOVE
 from engine.movegen import ALL, COUNT, NOISY, QUIET, generate, is_legal
 from engine.position import (current_key, gives_check, in_check, last_move, make_move, make_null, piece_on,
@@ -49,7 +49,7 @@ TB_PIECES = WS_CTL + CTL_TB_PIECES
 TB_HITS = WS_CTL + CTL_TB_HITS
 
 
-@njit(cache=True)
+@kernel
 def _stopped(ws):
     """Count a node and tell whether the search must unwind (stop flag or node limit)."""
     ws[NODES] += 1
@@ -61,7 +61,7 @@ def _stopped(ws):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _has_pieces(pos):
     """Does the side to move have anything besides king and pawns (null move is unsafe if not)?"""
     bb, side = pos[0], pos[1][ST_SIDE]
@@ -69,7 +69,7 @@ def _has_pieces(pos):
     return bb[BB_WHITE + side] != (bb[o + KING] | bb[o + PAWN])
 
 
-@njit(cache=True)
+@kernel
 def _update_pv(ws, ply, move):
     """The PV of `ply` becomes `move` followed by the PV of `ply + 1`."""
     row, child = WS_PV + ply * PLIES, WS_PV + (ply + 1) * PLIES
@@ -80,14 +80,14 @@ def _update_pv(ws, ply, move):
     ws[WS_PV_LEN + ply] = max(child_len, ply + 1)
 
 
-@njit(cache=True)
+@kernel
 def _history_update(ws, side, move, bonus):
     """Gravity update: keeps entries within +-HISTORY_MAX."""
     slot = history_slot(side, move)
     ws[slot] += bonus - ws[slot] * abs(bonus) // HISTORY_MAX
 
 
-@njit(cache=True)
+@kernel
 def _previous_move_slot(pos):
     """Countermove slot (piece * 64 + to) of the move that led here, or -1."""
     move = last_move(pos)
@@ -97,7 +97,7 @@ def _previous_move_slot(pos):
     return WS_COUNTERS + piece_on(pos, to) * 64 + to
 
 
-@njit(cache=True, nogil=True)
+@threaded_kernel
 def qsearch(tab, pos, ws, tt, alpha, beta, ply):
     """Quiescence: stand pat, then captures and promotions (all evasions when in check)."""
     ws[WS_PV_LEN + ply] = ply
@@ -178,7 +178,7 @@ def qsearch(tab, pos, ws, tt, alpha, beta, ply):
     return best
 
 
-@njit(cache=True, nogil=True)
+@threaded_kernel
 def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
     """Negamax alpha-beta with PVS; returns the score of the node within (alpha, beta) bounds."""
     st = pos[1]

@@ -7,7 +7,8 @@ are stored relative to the node (see to_tt/from_tt) so they stay right at any pl
 """
 
 import numpy as np
-from numba import njit
+
+from engine.kernel import kernel
 
 BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT = 0, 1, 2, 3
 ENTRIES_PER_BUCKET = 4
@@ -25,7 +26,7 @@ def allocate(megabytes: int) -> np.ndarray:
     return np.zeros(buckets * BUCKET_WORDS, dtype=np.uint64)
 
 
-@njit(cache=True)
+@kernel
 def to_tt(score, ply):
     if score >= MATE_IN_MAX:
         return score + ply
@@ -34,7 +35,7 @@ def to_tt(score, ply):
     return score
 
 
-@njit(cache=True)
+@kernel
 def from_tt(score, ply):
     if score >= MATE_IN_MAX:
         return score - ply
@@ -43,13 +44,13 @@ def from_tt(score, ply):
     return score
 
 
-@njit(cache=True)
+@kernel
 def _bucket(tt, key):
     buckets = np.uint64(tt.shape[0] // BUCKET_WORDS)
     return np.int64(((key >> np.uint64(32)) * buckets) >> np.uint64(32)) * BUCKET_WORDS
 
 
-@njit(cache=True)
+@kernel
 def probe(tt, key):
     """(hit, move, score, eval, depth, bound) for `key`; score is as stored (see from_tt)."""
     base = _bucket(tt, key)
@@ -65,7 +66,7 @@ def probe(tt, key):
     return False, 0, 0, 0, 0, BOUND_NONE
 
 
-@njit(cache=True)
+@kernel
 def store(tt, key, move, score, ev, depth, bound, generation):
     """Write an entry, replacing the same position or else the shallowest, oldest entry."""
     base = _bucket(tt, key)
@@ -93,7 +94,7 @@ def store(tt, key, move, score, ev, depth, bound, generation):
     tt[base + 2 * victim + 1] = data
 
 
-@njit(cache=True)
+@kernel
 def hashfull(tt, generation):
     """Permille of the first 1000 entries written in the current search."""
     n = min(1000, tt.shape[0] // 2)
