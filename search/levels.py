@@ -41,10 +41,12 @@ class Level:
 # re-measured against three Stockfish anchors (--plan top, 150 games: 82% vs 1600, 77% vs 1800,
 # 26% vs 2000; fit 1898, 1842..1961): one anchor alone had put it anywhere from 1750 to 2010.
 # The two weakest rows were re-measured by chaining levels 200 apart (--plan chain): level 600,
-# interpolated halfway between them, played at 384 and level 800 at 749, which puts the rows at
-# about 50 and 770. The weakest row is below MIN_ELO and only anchors the interpolation.
+# interpolated halfway between them, played at 384 and level 800 at 749, which put the rows at
+# about 50 and 770. Pass 3 (1150 games, joint fit) then measured level 600 at 701, 800 at 840
+# and 1000 at 1080: read back through the interpolation, the weakest row plays at about 370,
+# its label since. It is below MIN_ELO and only anchors the interpolation.
 LEVELS = [
-    Level(50, depth=1, nodes=800, quiescence=1, noise=110, temperature=100, candidates=10, oversight=0.30),
+    Level(370, depth=1, nodes=800, quiescence=1, noise=110, temperature=100, candidates=10, oversight=0.30),
     Level(770, depth=2, nodes=1500, quiescence=2, noise=80, temperature=60, candidates=8, oversight=0.20),
     Level(1140, depth=3, nodes=3000, quiescence=4, noise=55, temperature=40, candidates=6, oversight=0.10),
     Level(1370, depth=4, nodes=6000, quiescence=8, noise=35, temperature=25, candidates=5, oversight=0.04),
