@@ -1,6 +1,6 @@
 """Calibrate the difficulty levels: play the pairings of a plan, then fit one Elo scale to all games.
 
-    python -m tools.calibrate run --plan rows|top|chain|low|levels|slow --out runs/calib [--engine .venv/bin/jitfish] [--tc 5+0.05]
+    python -m tools.calibrate run --plan rows|top|chain|low|levels|floor|slow --out runs/calib [--engine .venv/bin/jitfish] [--tc 5+0.05]
     python -m tools.calibrate fit runs/calib/*.json
 
 Players are Jitfish levels (`L1000` is `UCI_LimitStrength` with `UCI_Elo 1000`, `full` is full
@@ -43,6 +43,8 @@ PLANS = {
     "low": [("L600", "L800", 100), ("L800", "L1000", 100), ("L600", "L1000", 100), ("L1000", "L1200", 100),
             ("L1200", "L1400", 100), ("L600", "greedy", 50), ("L1000", "sf1350", 100)],
     "levels": [("L1800", "sf1600", 50), ("L1800", "sf1800", 50), ("L1800", "sf2000", 50)],
+    # Level 600 after the weakest row was relabelled from the joint fit of the plans above.
+    "floor": [("L600", "L800", 100), ("L600", "L1000", 100), ("L600", "greedy", 50)],
     # The clock check: the same levels against the same anchors at a slow time control.
     "slow": [("L1000", "sf1350", 40), ("L1800", "sf1800", 40)],
 }
