@@ -10,7 +10,7 @@ import chess.syzygy
 import pytest
 
 from engine.board import Board
-from engine.tablebase import TABLEBASES, TablebaseError
+from engine.tablebase import TABLEBASES, TablebaseError, board_of_arrays
 from engine.timeman import Limits
 from search.driver import Searcher
 from search.levels import level_for_elo
@@ -51,6 +51,15 @@ def random_endgame(rng: random.Random, pieces: str) -> chess.Board:
         board.turn = rng.choice([chess.WHITE, chess.BLACK])
         if board.is_valid() and not board.is_game_over():
             return board
+
+
+def test_the_probe_sees_the_search_position_as_python_chess_does():
+    rng = random.Random(seed(11))
+    fens = ["8/8/8/3pP3/8/2k5/8/K7 w - d6 0 2"]             # en passant counts for the tables
+    fens += [random_endgame(rng, rng.choice(["QP", "Rp", "BN", "Pp", "qR"])).fen() for _ in range(200)]
+    for fen in fens:
+        assert board_of_arrays(Board(fen).arrays[1]).epd(en_passant="fen") \
+            == chess.Board(fen).epd(en_passant="fen"), fen
 
 
 def test_missing_folder_is_an_error_and_changes_nothing():
