@@ -318,6 +318,8 @@ class Searcher:
                 return False
             if root_count == 1:
                 return True
+            if self.level is not None:
+                return False      # a level stops at its depth and node budget, whatever the clock
             elapsed = (time.perf_counter() - self._clock_start) * 1000
             stretch = (1.0 + best_changes) * (1.25 if score_drop else 1.0)
             return elapsed > self._budget.soft * stretch * 0.6

@@ -75,6 +75,20 @@ def test_level_search_stays_within_its_node_budget(searcher):
         assert result.nodes <= max(level.nodes, 3000) + 1, (elo, result.nodes)
 
 
+@pytest.mark.parametrize("elo", [1000, 1800])
+def test_level_plays_the_same_at_both_calibration_clocks(searcher, elo):
+    """Strength must not move with the time control: a level's moves and node counts are the
+    same at 5+0.05 as at 30+0.3, and still with one second left (only the hard limit, far above
+    what a level's budget needs, could cut it short)."""
+    board = chess.Board(PLAIN_MIDDLEGAME)
+    for ply in range(6):
+        fen = board.fen()
+        runs = {(wtime, inc): play(searcher, fen, elo, seed=ply, wtime=wtime, btime=wtime, winc=inc, binc=inc)
+                for wtime, inc in ((5000, 50), (30000, 300), (1000, 50))}
+        assert len({(move, result.nodes) for move, result in runs.values()}) == 1, (fen, runs)
+        board.push_uci(next(iter(runs.values()))[0])
+
+
 def test_same_seed_same_moves_other_seeds_vary(searcher):
     first = [play(searcher, PLAIN_MIDDLEGAME, 1000, seed)[0] for seed in range(1, 9)]
     again = [play(searcher, PLAIN_MIDDLEGAME, 1000, seed)[0] for seed in range(1, 9)]
