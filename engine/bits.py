@@ -43,6 +43,24 @@ def msb(typingctx, bb):
     return sig, codegen
 
 
+@intrinsic
+def prefetch(typingctx, array, index):
+    """Ask the CPU to start loading array[index] into the cache (llvm.prefetch, read, keep)."""
+    sig = types.void(array, types.int64)
+
+    def codegen(context, builder, signature, args):
+        from numba.core import cgutils
+        data = context.make_array(signature.args[0])(context, builder, value=args[0]).data
+        address = builder.gep(data, [args[1]])
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [address.type, i32, i32, i32])
+        function = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(function, [address, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
 ONE = np.uint64(1)
 EMPTY = np.uint64(0)
 FULL = np.uint64(0xFFFFFFFFFFFFFFFF)

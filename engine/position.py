@@ -15,7 +15,7 @@ from engine.defs import (BB_ALL, BB_KEYS, BB_SIZE, BB_WHITE, BISHOP, BLACK, KING
                          PAWN, QUEEN, ROOK, ST_BOARD, ST_CASTLE_MASK, ST_CASTLING, ST_EP,
                          ST_FULLMOVE, ST_HALFMOVE, ST_PLY, ST_SIDE, ST_SIZE, ST_UNDO, UNDO_CAPTURED,
                          UNDO_CASTLING, UNDO_EP, UNDO_HALFMOVE, UNDO_MOVE, UNDO_SIZE, WHITE)
-from engine.kernel import kernel
+from engine.kernel import inlined_kernel, kernel
 from engine.move import CASTLE, DOUBLE_PUSH, EN_PASSANT, NULL_MOVE, PROMO_KNIGHT
 
 
@@ -143,7 +143,7 @@ def in_check(tab, pos):
     return attacked_by(tab, bb, king_square(bb, us), us ^ 1, bb[BB_ALL])
 
 
-@kernel
+@inlined_kernel
 def gives_check(tab, pos, move):
     """Does the (legal) move check the opponent? Direct checks by the moved or promoted piece,
     discovered checks by our sliders, the castling rook and en-passant discoveries included."""
@@ -254,7 +254,7 @@ def castle_squares(king_from, rook_from):
     return rank + 2, rank + 3
 
 
-@kernel
+@inlined_kernel
 def make_move(tab, pos, move):
     """Play a legal move in place, pushing what unmake_move needs on the undo stack."""
     bb, st = pos
@@ -323,7 +323,7 @@ def make_move(tab, pos, move):
     bb[BB_KEYS + ply + 1] = key
 
 
-@kernel
+@inlined_kernel
 def unmake_move(tab, pos, move):
     """Take back `move`, which must be the last move made."""
     bb, st = pos

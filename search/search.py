@@ -24,7 +24,8 @@ from eval.evaluate import evaluate
 from search.movepick import (SCORE_COUNTER, SCORE_SHIFT, SCORE_TT, SEE_VALUES, captured_type, history_slot,
                              is_noisy, pick_next, score_moves, score_quiets, see_ge)
 from search.syzygy import TB_UNKNOWN, TB_WIN, probe_wdl
-from search.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE, MATE_IN_MAX, from_tt, probe, store, to_tt
+from search.tt import (BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE, MATE_IN_MAX, from_tt, prefetch_bucket, probe,
+                       store, to_tt)
 from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION, CTL_NODE_LIMIT,
                               CTL_NODES, CTL_PROVE_MATE, CTL_QS_PLIES, CTL_QS_START, CTL_ROOT_COUNT,
                               CTL_ROOT_FIRST, CTL_ROOT_PLY, CTL_SELDEPTH, CTL_STOP, CTL_TB_HITS, CTL_TB_PIECES, PLIES, QUIETS_PER_PLY,
@@ -160,6 +161,7 @@ def qsearch(tab, pos, ws, tt, alpha, beta, ply):
             if order < 0:
                 continue
         make_move(tab, pos, move)
+        prefetch_bucket(tt, current_key(pos))
         score = -qsearch(tab, pos, ws, tt, -beta, -alpha, ply + 1)
         unmake_move(tab, pos, move)
         if ws[STOP]:
@@ -384,6 +386,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
                 continue
 
         make_move(tab, pos, move)
+        prefetch_bucket(tt, current_key(pos))
 
         # Step 12. Check extension.
         new_depth = depth - 1

@@ -8,6 +8,7 @@ are stored relative to the node (see to_tt/from_tt) so they stay right at any pl
 
 import numpy as np
 
+from engine.bits import prefetch
 from engine.kernel import kernel
 
 BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT = 0, 1, 2, 3
@@ -48,6 +49,12 @@ def from_tt(score, ply):
 def _bucket(tt, key):
     buckets = np.uint64(tt.shape[0] // BUCKET_WORDS)
     return np.int64(((key >> np.uint64(32)) * buckets) >> np.uint64(32)) * BUCKET_WORDS
+
+
+@kernel
+def prefetch_bucket(tt, key):
+    """Start loading the bucket of `key` (a child position's) while other work goes on."""
+    prefetch(tt, _bucket(tt, key))
 
 
 @kernel
