@@ -1,6 +1,6 @@
 """Calibrate the difficulty levels: play the pairings of a plan, then fit one Elo scale to all games.
 
-    python -m tools.calibrate run --plan rows|top|chain|low|levels|floor|slow --out runs/calib [--engine .venv/bin/jitfish] [--tc 5+0.05]
+    python -m tools.calibrate run --plan rows|top|chain|low|levels|floor|slow|slowtop --out runs/calib [--engine .venv/bin/jitfish] [--tc 5+0.05]
     python -m tools.calibrate fit runs/calib/*.json
 
 Players are Jitfish levels (`L1000` is `UCI_LimitStrength` with `UCI_Elo 1000`, `full` is full
@@ -47,6 +47,8 @@ PLANS = {
     "floor": [("L600", "L800", 100), ("L600", "L1000", 100), ("L600", "greedy", 50)],
     # The clock check: the same levels against the same anchors at a slow time control.
     "slow": [("L1000", "sf1350", 40), ("L1800", "sf1800", 40)],
+    # Level 1800 against its other two anchors at the slow clock, for a joint fit like the fast one's.
+    "slowtop": [("L1800", "sf1600", 40), ("L1800", "sf2000", 40)],
 }
 STOCKFISH = "/usr/games/stockfish"
 LOG10_OVER_400 = math.log(10) / 400
