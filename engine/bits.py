@@ -2,6 +2,7 @@
 
 from llvmlite import ir
 from numba import types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 import numpy as np
@@ -45,11 +46,12 @@ def msb(typingctx, bb):
 
 @intrinsic
 def prefetch(typingctx, array, index):
-    """Ask the CPU to start loading array[index] into the cache (llvm.prefetch, read, keep)."""
+    """Ask the CPU to start loading array[index] into the cache (llvm.prefetch: a read, kept
+    in all cache levels). The intrinsic's name assumes LLVM's opaque pointers (LLVM 15 and
+    later; numba 0.68 ships LLVM 22), hence the numba version pyproject.toml asks for."""
     sig = types.void(array, types.int64)
 
     def codegen(context, builder, signature, args):
-        from numba.core import cgutils
         data = context.make_array(signature.args[0])(context, builder, value=args[0]).data
         address = builder.gep(data, [args[1]])
         i32 = ir.IntType(32)
