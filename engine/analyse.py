@@ -17,7 +17,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, TextIO
+from typing import Callable, Iterator, TextIO
 
 import chess
 import chess.engine
@@ -31,10 +31,9 @@ from engine.options import MAX_HASH_MB
 from engine.progress import ProgressBar, clock_text
 from engine.timeman import Limits
 from engine.uci import ENGINE_NAME
+from search.driver import Result, Searcher, mate_moves
 from search.tt import MATE, MATE_IN_MAX
 
-if TYPE_CHECKING:
-    from search.driver import Result, Searcher
 
 # Centipawns the played move may lose against the engine's best before it is marked. Scores are
 # clamped to +-DECISIVE_CP first (a mate counts as DECISIVE_CP), so that a lost position cannot
@@ -72,16 +71,6 @@ def parent_score(child_score: int) -> int:
     if score <= -MATE_IN_MAX:
         return score + 1
     return score
-
-
-def mate_moves(score: int) -> int | None:
-    """Moves to mate for the side to move (negative: it gets mated), None when not a mate score.
-    Zero means the side to move is mated already."""
-    if score >= MATE_IN_MAX:
-        return (MATE - score + 1) // 2
-    if score <= -MATE_IN_MAX:
-        return -((MATE + score) // 2)
-    return None
 
 
 def pov_score(score: int, turn: chess.Color) -> chess.engine.PovScore | None:
@@ -413,8 +402,6 @@ def output_path(args) -> str | None:
 def annotated_games(games: list[tuple[int, chess.pgn.Game]], limits: Limits, hash_mb: int,
                     bar: ProgressBar) -> Iterator[chess.pgn.Game]:
     """Load the engine, then annotate the games one by one, yielding each when it is done."""
-    from search.driver import Searcher
-
     bar.update(0, "loading the engine")
     try:
         analyser = Analyser(Searcher(hash_mb), limits)

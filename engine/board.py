@@ -117,6 +117,13 @@ class Board:
                           int(st[ST_EP]), int(st[ST_HALFMOVE]), int(st[ST_FULLMOVE]),
                           self.chess960, shredder)
 
+    def python_chess(self):
+        """This position as a python-chess board (without the move history), for SAN, books and
+        tablebases."""
+        import chess          # here, not at the top: the UCI loop answers `uci` before heavy imports
+
+        return chess.Board(self.fen(), chess960=self.chess960)
+
     def piece_at(self, sq: int) -> int:
         return int(self.arrays[1][ST_BOARD + sq])
 

@@ -94,7 +94,7 @@ def python_chess_board(board: Board) -> chess.Board:
     """`board` as python-chess has it, for the Polyglot key. Our FEN names an en passant square
     only when the capture is legal; Polyglot hashes it whenever a pawn stands beside the pushed
     one, so after a double push the square is restored."""
-    result = chess.Board(board.fen(), chess960=board.chess960)
+    result = board.python_chess()
     if result.ep_square is None and board.history:
         last = chess.Move.from_uci(board.uci(board.history[-1]))
         if (result.piece_type_at(last.to_square) == chess.PAWN

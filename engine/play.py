@@ -72,7 +72,7 @@ def render(board: Board, last_move: str | None, white_at_bottom: bool, colour: b
 
 def parse_move(board: Board, text: str) -> int:
     """The legal move written in SAN or UCI; IllegalMoveError says why not."""
-    reference = chess.Board(board.fen(), chess960=board.chess960)
+    reference = board.python_chess()
     try:
         return board.parse_uci(reference.parse_san(text).uci())
     except ValueError:
@@ -84,7 +84,7 @@ def parse_move(board: Board, text: str) -> int:
 
 
 def san(board: Board, move: int) -> str:
-    return chess.Board(board.fen(), chess960=board.chess960).san(chess.Move.from_uci(board.uci(move)))
+    return board.python_chess().san(chess.Move.from_uci(board.uci(move)))
 
 
 class Session:

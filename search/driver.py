@@ -20,7 +20,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-import chess
 import numpy as np
 
 from engine.board import Board
@@ -35,9 +34,10 @@ from search.levels import Level, choose, considered_moves
 from search.search import INFINITE, qsearch, search
 from search.tt import MATE, MATE_IN_MAX
 from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION, CTL_NODE_LIMIT,
-                              CTL_NODES, CTL_PROVE_MATE, CTL_QS_PLIES, CTL_QS_START, CTL_ROOT_COUNT, CTL_ROOT_FIRST,
-                              CTL_ROOT_PLY, CTL_SELDEPTH, CTL_STOP, CTL_TB_HITS, CTL_TB_PIECES, PLIES, WS_CTL, WS_MOVES, WS_PV, WS_PV_LEN,
-                              WS_ROOT_MOVES, clear_heuristics, ctl_view, new_workspace, set_weakness)
+                              CTL_NODES, CTL_PROVE_MATE, CTL_QS_PLIES, CTL_QS_START, CTL_ROOT_COUNT,
+                              CTL_ROOT_FIRST, CTL_ROOT_PLY, CTL_SELDEPTH, CTL_STOP, CTL_TB_HITS, CTL_TB_PIECES,
+                              PLIES, WS_CTL, WS_MOVES, WS_PV, WS_PV_LEN, WS_ROOT_MOVES, clear_heuristics,
+                              ctl_view, new_workspace, set_weakness)
 
 ASPIRATION_DELTA = 20
 SCRATCH_MOVES = WS_MOVES + (PLIES - 1) * MAX_MOVES   # a move list the search never reaches
@@ -54,13 +54,20 @@ def win_draw_loss(score: int) -> tuple[int, int, int]:
     return win, 1000 - win - loss, loss
 
 
+def mate_moves(score: int) -> int | None:
+    """Moves to mate for the side to move (negative: it gets mated), None when not a mate score.
+    Zero means the side to move is mated already."""
+    if score >= MATE_IN_MAX:
+        return (MATE - score + 1) // 2
+    if score <= -MATE_IN_MAX:
+        return -((MATE + score) // 2)
+    return None
+
+
 def format_score(score: int) -> str:
     """UCI score text: `cp N` or `mate N` (negative when we are getting mated)."""
-    if score >= MATE_IN_MAX:
-        return f"mate {(MATE - score + 1) // 2}"
-    if score <= -MATE_IN_MAX:
-        return f"mate {-((MATE + score) // 2)}"
-    return f"cp {score}"
+    mate = mate_moves(score)
+    return f"cp {score}" if mate is None else f"mate {mate}"
 
 
 @dataclass
@@ -289,7 +296,7 @@ class Searcher:
 
     def _tablebase_root_moves(self, board: Board, root_moves: list[int]) -> list[int]:
         """The root moves that keep the tablebase result (all of them when not covered)."""
-        ranked = TABLEBASES.rank_root_moves(chess.Board(board.fen(), chess960=board.chess960))
+        ranked = TABLEBASES.rank_root_moves(board.python_chess())
         if ranked is None:
             return root_moves
         self._root_tb_hits = len(root_moves)
