@@ -1,9 +1,12 @@
 """The calibration kit: the floor anchors play legal (and, for greedy, greedy) moves over UCI,
-and the rating fit recovers known ratings from simulated games."""
+the rating fit recovers known ratings from simulated games, and the comparison of two sets of
+games measures how far a rating moved."""
 
 import io
+import json
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -11,7 +14,7 @@ import chess
 import chess.pgn
 import pytest
 
-from tools.calibrate import fit
+from tools.calibrate import compare, fit
 from tools.humanlike import CLIP, STOCKFISH, game_losses
 from tests.uci_driver import ROOT
 
@@ -45,6 +48,28 @@ def test_fit_recovers_simulated_ratings():
     ratings = fit(pairings)
     assert ratings["sf1350"] == 1350
     assert abs(ratings["A"] - 1250) < 25 and abs(ratings["B"] - 900) < 40
+
+
+def _summary(path, player, anchor, points, games):
+    """A tools.match JSON summary in which `player` scores `points` of `games` against `anchor`."""
+    game_list = []
+    for i in range(games):
+        won = i < points
+        white, black = (player, anchor) if i % 2 == 0 else (anchor, player)
+        result = "1-0" if won == (white == player) else "0-1"
+        game_list.append({"white": white, "black": black, "result": result})
+    path.write_text(json.dumps({"game_list": game_list}))
+    return str(path)
+
+
+def test_compare_measures_how_far_a_rating_moves(tmp_path):
+    """50% against Stockfish 1800, then 76% (about +200): the move is +200 and its range excludes 0."""
+    before = _summary(tmp_path / "fast.json", "L1800", "sf1800", 100, 200)
+    after = _summary(tmp_path / "slow.json", "L1800", "sf1800", 152, 200)
+    line = compare("L1800", [before], [after], samples=200)
+    moved, low, high = (int(x) for x in re.search(r"moved ([-+]\d+) \(95% range ([-+]\d+)\.\.([-+]\d+)\)", line).groups())
+    assert line.startswith("L1800: 1800 over 200 games, then ")
+    assert 180 <= moved <= 215 and 0 < low < moved < high
 
 
 @pytest.mark.skipif(not os.path.exists(STOCKFISH), reason="needs Debian's stockfish")

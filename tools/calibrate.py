@@ -2,6 +2,7 @@
 
     python -m tools.calibrate run --plan rows|top|chain|low|levels|floor|slow|slowtop --out runs/calib [--engine .venv/bin/jitfish] [--tc 5+0.05]
     python -m tools.calibrate fit runs/calib/*.json
+    python -m tools.calibrate compare L1800 --before runs/fast/*.json --after runs/slow/*.json
 
 Players are Jitfish levels (`L1000` is `UCI_LimitStrength` with `UCI_Elo 1000`, `full` is full
 strength), Stockfish anchors (`sf1350` is Debian's Stockfish with `UCI_Elo 1350`, whose rating is
@@ -133,19 +134,38 @@ def fit(pairings: dict[tuple[str, str], list[Game]], iterations: int = 200) -> d
     return rating
 
 
-def bootstrap(pairings: dict[tuple[str, str], list[Game]], samples: int, seed: int) -> dict[str, tuple[float, float]]:
-    """The 2.5% and 97.5% quantiles of each rating over resampled games."""
+def resampled_fits(pairings: dict[tuple[str, str], list[Game]], samples: int, seed: int):
+    """Ratings fitted to each of `samples` resamples (with replacement) of every pairing's games."""
     rng = random.Random(seed)
-    draws: dict[str, list[float]] = defaultdict(list)
     for _ in range(samples):
-        resampled = {pair: rng.choices(games, k=len(games)) for pair, games in pairings.items()}
-        for player, value in fit(resampled, iterations=60).items():
+        yield fit({pair: rng.choices(games, k=len(games)) for pair, games in pairings.items()}, iterations=60)
+
+
+def range95(values: list[float]) -> tuple[float, float]:
+    """The 2.5% and 97.5% quantiles."""
+    values = sorted(values)
+    return values[int(0.025 * len(values))], values[int(0.975 * len(values)) - 1]
+
+
+def bootstrap(pairings: dict[tuple[str, str], list[Game]], samples: int, seed: int) -> dict[str, tuple[float, float]]:
+    """The 95% range of each rating over resampled games."""
+    draws: dict[str, list[float]] = defaultdict(list)
+    for ratings in resampled_fits(pairings, samples, seed):
+        for player, value in ratings.items():
             draws[player].append(value)
-    bounds = {}
-    for player, values in draws.items():
-        values.sort()
-        bounds[player] = (values[int(0.025 * len(values))], values[int(0.975 * len(values)) - 1])
-    return bounds
+    return {player: range95(values) for player, values in draws.items()}
+
+
+def compare(player: str, before: list[str], after: list[str], samples: int) -> str:
+    """One player's rating from two sets of games (two clocks, say) and how far it moved, with a
+    95% range for the move from resampling both sets independently."""
+    first, second = load_games(before), load_games(after)
+    moves = [b[player] - a[player] for a, b in zip(resampled_fits(first, samples, 1), resampled_fits(second, samples, 2))]
+    low, high = range95(moves)
+    games = [sum(len(g) for pair, g in pairings.items() if player in pair) for pairings in (first, second)]
+    rating_first, rating_second = fit(first)[player], fit(second)[player]
+    return (f"{player}: {rating_first:.0f} over {games[0]} games, then {rating_second:.0f} over {games[1]} games: "
+            f"moved {rating_second - rating_first:+.0f} (95% range {low:+.0f}..{high:+.0f})")
 
 
 def report(paths: list[str], samples: int) -> str:
@@ -189,12 +209,19 @@ def main(argv: list[str] | None = None) -> int:
     ratings = sub.add_parser("fit", help="fit ratings to match summaries and print the tables")
     ratings.add_argument("json", nargs="+", help="tools.match --json summaries")
     ratings.add_argument("--bootstrap", type=int, default=200, help="resamples for the error bars")
+    moved = sub.add_parser("compare", help="how far one player's rating moves between two sets of games")
+    moved.add_argument("player", help="e.g. L1800")
+    moved.add_argument("--before", nargs="+", required=True, help="summaries of the first set (e.g. the fast clock)")
+    moved.add_argument("--after", nargs="+", required=True, help="summaries of the second set")
+    moved.add_argument("--bootstrap", type=int, default=1000, help="resamples for the error bars")
     args = parser.parse_args(argv)
     if args.command == "run":
         run(PLANS[args.plan], Path(args.out), str(Path(args.engine).absolute()), args.tc,
             args.concurrency, args.seed)
-    else:
+    elif args.command == "fit":
         print(report(args.json, args.bootstrap))
+    else:
+        print(compare(args.player, args.before, args.after, args.bootstrap))
     return 0
 
 
