@@ -23,6 +23,7 @@ import re
 import subprocess
 import sys
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
 # (first, second, games) per plan, at the fast time control unless said otherwise.
@@ -134,7 +135,7 @@ def fit(pairings: dict[tuple[str, str], list[Game]], iterations: int = 200) -> d
     return rating
 
 
-def resampled_fits(pairings: dict[tuple[str, str], list[Game]], samples: int, seed: int):
+def resampled_fits(pairings: dict[tuple[str, str], list[Game]], samples: int, seed: int) -> Iterator[dict[str, float]]:
     """Ratings fitted to each of `samples` resamples (with replacement) of every pairing's games."""
     rng = random.Random(seed)
     for _ in range(samples):
@@ -160,6 +161,9 @@ def compare(player: str, before: list[str], after: list[str], samples: int) -> s
     """One player's rating from two sets of games (two clocks, say) and how far it moved, with a
     95% range for the move from resampling both sets independently."""
     first, second = load_games(before), load_games(after)
+    for name, pairings in (("--before", first), ("--after", second)):
+        if not any(player in pair for pair in pairings):
+            raise SystemExit(f"error: {player} plays no game in the {name} summaries")
     moves = [b[player] - a[player] for a, b in zip(resampled_fits(first, samples, 1), resampled_fits(second, samples, 2))]
     low, high = range95(moves)
     games = [sum(len(g) for pair, g in pairings.items() if player in pair) for pairings in (first, second)]
