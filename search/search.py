@@ -89,6 +89,12 @@ def _history_update(ws, side, move, bonus):
 
 
 @kernel
+def _late_move_reduction(ws, depth, move_count):
+    """The base reduction of the move_count-th move at `depth` (workspace table, ln d * ln m)."""
+    return ws[WS_LMR + 64 * min(depth, 63) + min(move_count, 63)]
+
+
+@kernel
 def _previous_move_slot(pos):
     """Countermove slot (piece * 64 + to) of the move that led here, or -1."""
     move = last_move(pos)
@@ -377,8 +383,12 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
                 if depth <= 8 and move_count > (3 + depth * depth) // (1 if improving else 2):
                     skip_quiets = True
                     continue
-                # Futility pruning: even a good quiet move will not reach alpha.
-                if not checked and depth <= 8 and static_eval + 100 + 100 * depth <= alpha:
+                # Futility pruning: at the depth this move would be searched to after its late-move
+                # reduction, even a good quiet move will not reach alpha, nor will any later one.
+                lmr_depth = depth - 1 - _late_move_reduction(ws, depth, move_count)
+                if not checked and lmr_depth <= 8 and static_eval + 80 + 70 * max(lmr_depth, 0) <= alpha \
+                        and ws[history_slot(side, move)] < 4096:
+                    skip_quiets = True
                     continue
                 if depth <= 8 and not see_ge(tab, pos, move, -25 * depth * depth):
                     continue
@@ -395,7 +405,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
 
         # Step 13. Late move reductions with a zero-window probe, then PVS re-searches.
         if depth >= 3 and move_count > 1 + (1 if pv_node else 0) and (not noisy or order < 0) and selective:
-            r = ws[WS_LMR + 64 * min(depth, 63) + min(move_count, 63)]
+            r = _late_move_reduction(ws, depth, move_count)
             if not pv_node:
                 r += 1
             if improving:
