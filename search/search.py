@@ -89,12 +89,6 @@ def _history_update(ws, side, move, bonus):
 
 
 @kernel
-def _late_move_reduction(ws, depth, move_count):
-    """The base reduction of the move_count-th move at `depth` (workspace table, ln d * ln m)."""
-    return ws[WS_LMR + 64 * min(depth, 63) + min(move_count, 63)]
-
-
-@kernel
 def _previous_move_slot(pos):
     """Countermove slot (piece * 64 + to) of the move that led here, or -1."""
     move = last_move(pos)
@@ -371,6 +365,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
         if skip_quiets and not noisy and not checking:
             continue
         move_count += 1
+        base_reduction = ws[WS_LMR + 64 * min(depth, 63) + min(move_count, 63)]    # ln d * ln m
         if root:
             ws[WS_CTL + CTL_CURRMOVE] = move
             ws[WS_CTL + CTL_CURRMOVE_NUMBER] = move_count + ws[WS_CTL + CTL_ROOT_FIRST]
@@ -385,7 +380,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
                     continue
                 # Futility pruning: at the depth this move would be searched to after its late-move
                 # reduction, even a good quiet move will not reach alpha, nor will any later one.
-                lmr_depth = depth - 1 - _late_move_reduction(ws, depth, move_count)
+                lmr_depth = depth - 1 - base_reduction
                 if not checked and lmr_depth <= 8 and static_eval + 80 + 70 * max(lmr_depth, 0) <= alpha \
                         and ws[history_slot(side, move)] < 4096:
                     skip_quiets = True
@@ -405,7 +400,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
 
         # Step 13. Late move reductions with a zero-window probe, then PVS re-searches.
         if depth >= 3 and move_count > 1 + (1 if pv_node else 0) and (not noisy or order < 0) and selective:
-            r = _late_move_reduction(ws, depth, move_count)
+            r = base_reduction
             if not pv_node:
                 r += 1
             if improving:
