@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
-	$(BIN)/python -m engine.warmup
+	$(BIN)/python -m engine.frontend.warmup
 	touch $(STAMP)
 
 run: $(STAMP)

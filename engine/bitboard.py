@@ -176,11 +176,6 @@ def bishop_attacks(tab, sq, occ):
 
 
 @kernel
-def queen_attacks(tab, sq, occ):
-    return rook_attacks(tab, sq, occ) | bishop_attacks(tab, sq, occ)
-
-
-@kernel
 def knight_attacks(tab, sq):
     return tab[T_KNIGHT + sq]
 

@@ -1,4 +1,5 @@
-"""Bit tricks on 64-bit boards, compiled to single machine instructions (LLVM ctpop/cttz)."""
+"""Bit tricks on 64-bit boards, compiled to single machine instructions (LLVM ctpop/cttz), and the
+square sets (files, ranks, square colours) every layer uses."""
 
 from llvmlite import ir
 from numba import types
@@ -33,18 +34,6 @@ def lsb(typingctx, bb):
 
 
 @intrinsic
-def msb(typingctx, bb):
-    """Index of the highest set bit of a non-empty uint64 board, as int64."""
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        zeros = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
-        return builder.sub(ir.Constant(ir.IntType(64), 63), zeros)
-
-    return sig, codegen
-
-
-@intrinsic
 def prefetch(typingctx, array, index):
     """Ask the CPU to start loading array[index] into the cache (llvm.prefetch: a read, kept
     in all cache levels). The intrinsic's name assumes LLVM's opaque pointers (LLVM 15 and
@@ -67,14 +56,19 @@ ONE = np.uint64(1)
 EMPTY = np.uint64(0)
 FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
+# Square sets (a1 = bit 0, h8 = bit 63).
+FILE_A = np.uint64(0x0101010101010101)
+FILE_H = np.uint64(0x8080808080808080)
+RANK_1 = np.uint64(0xFF)
+RANK_3 = np.uint64(0xFF0000)
+RANK_6 = np.uint64(0xFF0000000000)
+RANK_8 = np.uint64(0xFF00000000000000)
+LIGHT_SQUARES = np.uint64(0x55AA55AA55AA55AA)
+DARK_SQUARES = np.uint64(0xAA55AA55AA55AA55)
+
 
 @kernel
 def bit(sq):
     """The board with only square `sq` set."""
     return ONE << np.uint64(sq)
 
-
-@kernel
-def pop_lsb(bb):
-    """`bb` with its lowest set bit cleared."""
-    return bb & (bb - ONE)

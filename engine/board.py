@@ -17,7 +17,7 @@ from engine.bitboard import between
 from engine.bits import bit
 from engine.draw import fifty_move_counter_expired, insufficient_material, repetitions
 from engine.fen import STARTING_FEN, FenError, format_fen, parse_fen
-from engine.move import CASTLE, move_to_uci, square_name
+from engine.move import CASTLE, move_flag, move_to_uci, square_name
 from engine.movegen import ALL, COUNT, NOISY, generate
 from engine.tables import tables
 
@@ -197,7 +197,7 @@ class Board:
             if move_to_uci(move, self.chess960) == text:
                 return move
         for move in legal:  # the other castling notation
-            if move >> 12 == CASTLE and move_to_uci(move, not self.chess960) == text:
+            if move_flag(move) == CASTLE and move_to_uci(move, not self.chess960) == text:
                 return move
         raise IllegalMoveError(f"illegal move {text} in {self.fen()}")
 

@@ -1,38 +1,86 @@
-"""Point numba's on-disk cache at a directory named after a hash of our kernel sources.
+"""Point numba's on-disk cache at a directory named after a hash of the compiled sources.
 
 Numba invalidates a cached function only when its own file changes, not when a function it
-inlines from another module does, so an edited `position.py` could run behind a stale cached
-search. Keying the whole cache on every kernel source file makes any such edit start a fresh
-cache. Files listed in PYTHON_ONLY are never compiled by numba and are left out of the key.
+inlines, or a constant it reads, from another module does; an edited `position.py` could run
+behind a stale cached search. So the whole cache is keyed on the sources numba compiles: every
+module that defines a kernel, and every project module those import (their constants and
+inlined helpers are compiled in). The set is found by reading the sources, not kept by hand, so
+a module that gains a kernel joins the key by itself. Python-only modules (the protocol, the
+front ends, the driver) are left out: editing them keeps the cache.
 Must run before numba is imported; every package's __init__ imports `engine` first for this.
 """
 
+from __future__ import annotations
+
 import hashlib
 import os
-import pathlib
+import re
 import shutil
+from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "search", "eval", "perft")
-# Modules that only run as Python (no numba code imports them): editing them keeps the cache.
-PYTHON_ONLY = {"__init__.py", "cachedir.py", "uci.py", "cli.py", "options.py", "board.py", "fen.py",
-               "timeman.py", "bench.py", "warmup.py", "driver.py", "explain.py", "suite.py", "levels.py",
-               "play.py", "tablebase.py", "book.py", "analyse.py", "progress.py"}
 KEEP_OTHER_VERSIONS = 6       # frozen worktrees (matches, A/B tests) may still use older ones
+
+# A module is compiled by numba when it declares a kernel (engine/kernel.py's decorators or
+# numba's own) or an intrinsic, or calls back into Python with objmode.
+_KERNEL = re.compile(r"^[ \t]*@(?:kernel|threaded_kernel|inlined_kernel|njit|jit|intrinsic)\b|\bobjmode\(", re.M)
+_IMPORT = re.compile(r"^[ \t]*(?:from\s+([\w.]+)\s+import\s+\(?\s*([\w\s,]*)|import\s+([\w.]+))", re.M)
+
+
+def project_modules(root: Path = ROOT) -> dict[str, Path]:
+    """Every module of the project's packages by dotted name (packages by their __init__)."""
+    modules = {}
+    for package in PACKAGES:
+        for source in sorted((root / package).rglob("*.py")):
+            parts = source.relative_to(root).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            modules[".".join(parts)] = source
+    return modules
+
+
+def _imports(text: str, modules: dict[str, Path]) -> set[str]:
+    """The project modules a source imports (`from a import b` counts a.b when it is a module)."""
+    found = set()
+    for match in _IMPORT.finditer(text):
+        origin, names, plain = match.groups()
+        name = origin or plain
+        if name in modules:
+            found.add(name)
+        for imported in re.split(r"[\s,()]+", names or ""):
+            if f"{name}.{imported}" in modules:
+                found.add(f"{name}.{imported}")
+    return found
+
+
+def compiled_sources(root: Path = ROOT) -> list[Path]:
+    """The sources the numba cache depends on: kernel modules and everything they import."""
+    modules = project_modules(root)
+    texts = {name: path.read_text(encoding="utf-8") for name, path in modules.items()}
+    pending = [name for name, text in texts.items() if _KERNEL.search(text)]
+    closure: set[str] = set()
+    while pending:
+        name = pending.pop()
+        if name not in closure:
+            closure.add(name)
+            pending.extend(_imports(texts[name], modules) - closure)
+    return sorted(modules[name] for name in closure)
+
+
+def cache_key(root: Path = ROOT) -> str:
+    digest = hashlib.sha1()
+    for source in compiled_sources(root):
+        digest.update(source.relative_to(root).as_posix().encode())
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def configure() -> None:
     if "NUMBA_CACHE_DIR" in os.environ:       # the user's choice wins
         return
-    root = pathlib.Path(__file__).resolve().parent.parent
-    digest = hashlib.sha1()
-    for package in PACKAGES:
-        for source in sorted((root / package).glob("*.py")):
-            if source.name in PYTHON_ONLY:
-                continue
-            digest.update(source.name.encode())
-            digest.update(source.read_bytes())
-    base = pathlib.Path(os.environ.get("XDG_CACHE_HOME", pathlib.Path.home() / ".cache")) / "jitfish"
-    cache = base / digest.hexdigest()[:16]
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "jitfish"
+    cache = base / cache_key()
     if not cache.is_dir():
         try:
             cache.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,7 @@
 """Domain constants shared by every layer: colours, pieces, squares and the position array layout.
 
-Squares are numbered a1=0, b1=1, ..., h8=63 (as in python-chess). A piece code is
+Scores (values) are centipawns from the side to move's view; the search's special values live here
+too, so that every layer reads them from one place. Squares are numbered a1=0, b1=1, ..., h8=63 (as in python-chess). A piece code is
 `colour * 6 + piece_type`; `NO_PIECE` marks an empty mailbox square.
 """
 
@@ -9,6 +10,14 @@ WHITE, BLACK = 0, 1
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 0, 1, 2, 3, 4, 5
 NO_PIECE = 12
 PIECE_SYMBOLS = "PNBRQKpnbrqk"
+
+# ---- values --------------------------------------------------------------------------------------
+MATE = 32000           # mate in 0 plies; a mate found `n` plies from the root scores MATE - n
+MATE_IN_MAX = MATE - 256   # scores beyond this are mates (the search never goes 256 plies deep)
+TB_WIN = 20000         # a tablebase win, minus the ply it was found at: below every mate score
+INFINITE = MATE + 1    # beyond every score: the widest search window
+DRAW = 0
+NO_EVAL = -INFINITE    # "no static evaluation" (the side to move is in check)
 
 MAX_PLY = 128          # deepest search line
 MAX_MOVES = 336        # above any legal-move count our FEN checks admit (<= 9Q+2R+2B+2N+K: 321)

@@ -1,13 +1,10 @@
 """Draw primitives for the search and the game: repetition, fifty-move counter, dead material."""
 
-import numpy as np
 
-from engine.bits import popcount
+from engine.bits import DARK_SQUARES, LIGHT_SQUARES, popcount
 from engine.defs import BB_ALL, BB_KEYS, BISHOP, KNIGHT, PAWN, QUEEN, ROOK, ST_HALFMOVE, ST_PLY
 from engine.kernel import kernel
 
-LIGHT_SQUARES = np.uint64(0x55AA55AA55AA55AA)
-DARK_SQUARES = np.uint64(0xAA55AA55AA55AA55)
 
 
 @kernel

@@ -9,25 +9,19 @@ tested against the actual attacks. No move is made and taken back to test it.
 
 import numpy as np
 
-from engine.bits import EMPTY, FULL, ONE, bit, lsb, popcount
+from engine.bits import EMPTY, FILE_A, FILE_H, FULL, ONE, RANK_1, RANK_3, RANK_6, RANK_8, bit, lsb, popcount
 from engine.bitboard import (between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks,
                              rook_attacks)
 from engine.defs import (BB_ALL, BB_CASTLE_EMPTY, BB_CASTLE_KING_TO, BB_CASTLE_ROOK_TO,
                          BB_CASTLE_SAFE, BB_WHITE, BISHOP, KING, KNIGHT, NO_PIECE, PAWN, QUEEN, ROOK,
                          ST_BOARD, ST_CASTLE_ROOK, ST_CASTLING, ST_EP, ST_SIDE, WHITE)
 from engine.kernel import kernel
-from engine.move import (CASTLE, DOUBLE_PUSH, EN_PASSANT, NORMAL, PROMO_BISHOP, PROMO_KNIGHT,
-                         PROMO_QUEEN, PROMO_ROOK)
+from engine.move import (CASTLE, DOUBLE_PUSH, EN_PASSANT, NORMAL, PROMO_BISHOP, PROMO_KNIGHT, PROMO_QUEEN,
+                         PROMO_ROOK, encode, is_promotion, move_flag, move_from, move_to)
 from engine.position import attacked_by, attacks_from, checkers_of, en_passant_legal, make_move, unmake_move
 
 NOISY, QUIET, ALL, COUNT = 1, 2, 3, 7
 
-RANK_1 = np.uint64(0xFF)
-RANK_3 = np.uint64(0xFF0000)
-RANK_6 = np.uint64(0xFF0000000000)
-RANK_8 = np.uint64(0xFF00000000000000)
-FILE_A = np.uint64(0x0101010101010101)
-FILE_H = np.uint64(0x8080808080808080)
 
 
 @kernel
@@ -44,7 +38,7 @@ def _emit(moves, n, frm, targets, mode):
     if mode == COUNT:
         return n + popcount(targets)
     while targets:
-        moves[n] = frm | (lsb(targets) << 6)
+        moves[n] = encode(frm, lsb(targets), NORMAL)
         n += 1
         targets &= targets - ONE
     return n
@@ -57,7 +51,7 @@ def _emit_pawns(moves, n, targets, delta, flag, mode):
         return n + popcount(targets)
     while targets:
         to = lsb(targets)
-        moves[n] = (to - delta) | (to << 6) | (flag << 12)
+        moves[n] = encode(to - delta, to, flag)
         n += 1
         targets &= targets - ONE
     return n
@@ -69,11 +63,11 @@ def _emit_promotions(moves, n, targets, delta, mode):
         return n + 4 * popcount(targets)
     while targets:
         to = lsb(targets)
-        base = (to - delta) | (to << 6)
-        moves[n] = base | (PROMO_QUEEN << 12)
-        moves[n + 1] = base | (PROMO_KNIGHT << 12)
-        moves[n + 2] = base | (PROMO_ROOK << 12)
-        moves[n + 3] = base | (PROMO_BISHOP << 12)
+        frm = to - delta
+        moves[n] = encode(frm, to, PROMO_QUEEN)
+        moves[n + 1] = encode(frm, to, PROMO_KNIGHT)
+        moves[n + 2] = encode(frm, to, PROMO_ROOK)
+        moves[n + 3] = encode(frm, to, PROMO_BISHOP)
         n += 4
         targets &= targets - ONE
     return n
@@ -134,7 +128,7 @@ def generate(tab, pos, moves, n, mode):
             if mode == COUNT:
                 n += 1
             else:
-                moves[n] = ksq | (to << 6)
+                moves[n] = encode(ksq, to, NORMAL)
                 n += 1
         steps &= steps - ONE
 
@@ -195,7 +189,7 @@ def generate(tab, pos, moves, n, mode):
                 if mode == COUNT:
                     n += 1
                 else:
-                    moves[n] = frm | (ep << 6) | (EN_PASSANT << 12)
+                    moves[n] = encode(frm, ep, EN_PASSANT)
                     n += 1
             capturers &= capturers - ONE
 
@@ -221,7 +215,7 @@ def generate(tab, pos, moves, n, mode):
             if mode == COUNT:
                 n += 1
             else:
-                moves[n] = ksq | (rook_sq << 6) | (CASTLE << 12)
+                moves[n] = encode(ksq, rook_sq, CASTLE)
                 n += 1
     return n
 
@@ -233,7 +227,7 @@ def is_legal(tab, pos, move):
     False: the search only meets them through the generator."""
     bb, st = pos
     us = st[ST_SIDE]
-    frm, to, flag = move & 63, (move >> 6) & 63, move >> 12
+    frm, to, flag = move_from(move), move_to(move), move_flag(move)
     if frm == to or flag == CASTLE or flag == EN_PASSANT or flag > PROMO_QUEEN:
         return False
     piece = st[ST_BOARD + frm]
@@ -247,7 +241,7 @@ def is_legal(tab, pos, move):
     target_bit = bit(to)
     if kind == PAWN:
         up = 8 if us == WHITE else -8
-        if (flag >= PROMO_KNIGHT) != ((to >> 3) == (7 if us == WHITE else 0)):
+        if is_promotion(move) != ((to >> 3) == (7 if us == WHITE else 0)):
             return False
         if flag == DOUBLE_PUSH:
             if (frm >> 3) != (1 if us == WHITE else 6) or to != frm + 2 * up or target != NO_PIECE \

@@ -16,7 +16,8 @@ from engine.defs import (BB_ALL, BB_KEYS, BB_SIZE, BB_WHITE, BISHOP, BLACK, KING
                          ST_FULLMOVE, ST_HALFMOVE, ST_PLY, ST_SIDE, ST_SIZE, ST_UNDO, UNDO_CAPTURED,
                          UNDO_CASTLING, UNDO_EP, UNDO_HALFMOVE, UNDO_MOVE, UNDO_SIZE, WHITE)
 from engine.kernel import inlined_kernel, kernel
-from engine.move import CASTLE, DOUBLE_PUSH, EN_PASSANT, NULL_MOVE, PROMO_KNIGHT
+from engine.move import (CASTLE, DOUBLE_PUSH, EN_PASSANT, NULL_MOVE, is_promotion, move_flag, move_from,
+                         move_to, promotion_type)
 
 
 def new_arrays() -> tuple:
@@ -151,7 +152,7 @@ def gives_check(tab, pos, move):
     us = st[ST_SIDE]
     king = bb[(us ^ 1) * 6 + KING]
     ksq = lsb(king)
-    frm, to, flag = move & 63, (move >> 6) & 63, move >> 12
+    frm, to, flag = move_from(move), move_to(move), move_flag(move)
     occ = bb[BB_ALL]
     moved = bit(frm)
     if flag == CASTLE:
@@ -163,7 +164,7 @@ def gives_check(tab, pos, move):
         after = (occ ^ bit(frm)) | bit(to)
         if flag == EN_PASSANT:
             after ^= bit(to ^ 8)
-        direct = attacks_from(tab, flag - 3 if flag >= PROMO_KNIGHT else st[ST_BOARD + frm] % 6, us, to, after)
+        direct = attacks_from(tab, promotion_type(move) if is_promotion(move) else st[ST_BOARD + frm] % 6, us, to, after)
     if direct & king:
         return True
     o = us * 6
@@ -261,9 +262,9 @@ def make_move(tab, pos, move):
     ply = st[ST_PLY]
     key = bb[BB_KEYS + ply]
     us = st[ST_SIDE]
-    frm = move & 63
-    to = (move >> 6) & 63
-    flag = move >> 12
+    frm = move_from(move)
+    to = move_to(move)
+    flag = move_flag(move)
     piece = st[ST_BOARD + frm]
 
     record = ST_UNDO + ply * UNDO_SIZE
@@ -297,8 +298,8 @@ def make_move(tab, pos, move):
         key ^= tab[Z_PIECE + piece * 64 + frm] ^ tab[Z_PIECE + piece * 64 + to]
         if piece == us * 6 + PAWN:
             st[ST_HALFMOVE] = 0
-            if flag >= PROMO_KNIGHT:
-                promoted = us * 6 + flag - 3
+            if is_promotion(move):
+                promoted = us * 6 + promotion_type(move)
                 remove_piece(bb, st, to, piece)
                 put_piece(bb, st, to, promoted)
                 key ^= tab[Z_PIECE + piece * 64 + to] ^ tab[Z_PIECE + promoted * 64 + to]
@@ -337,9 +338,9 @@ def unmake_move(tab, pos, move):
     st[ST_EP] = st[record + UNDO_EP]
     st[ST_HALFMOVE] = st[record + UNDO_HALFMOVE]
 
-    frm = move & 63
-    to = (move >> 6) & 63
-    flag = move >> 12
+    frm = move_from(move)
+    to = move_to(move)
+    flag = move_flag(move)
     if flag == CASTLE:
         king_to, rook_to = castle_squares(frm, to)
         king = st[ST_BOARD + king_to]
@@ -350,7 +351,7 @@ def unmake_move(tab, pos, move):
         put_piece(bb, st, to, rook)
         return
     piece = st[ST_BOARD + to]
-    if flag >= PROMO_KNIGHT:
+    if is_promotion(move):
         remove_piece(bb, st, to, piece)
         put_piece(bb, st, frm, us * 6 + PAWN)
     else:

@@ -1,18 +1,17 @@
-"""Zobrist keys: the Polyglot random numbers (as shipped in python-chess), laid out for `tab`.
+"""Zobrist keys: the Polyglot random numbers, laid out for `tab`.
 
 Using Polyglot's numbers makes our key equal `chess.polyglot.zobrist_hash` (except that we hash an
 en-passant file only when the capture is legal), which gives the tests an independent reference.
 """
 
 import numpy as np
-from chess.polyglot import POLYGLOT_RANDOM_ARRAY
-
 from engine.defs import BLACK, KING, PAWN, WHITE
+from engine.polyglot_random import POLYGLOT_RANDOM
 
 
 def zobrist_block() -> np.ndarray:
     """13*64 piece-square keys (empty row last), 16 castling combinations, 8 ep files, side key."""
-    rnd = POLYGLOT_RANDOM_ARRAY
+    rnd = POLYGLOT_RANDOM
     keys = np.zeros(13 * 64 + 16 + 8 + 1, dtype=np.uint64)
     for colour in (WHITE, BLACK):
         for ptype in range(PAWN, KING + 1):

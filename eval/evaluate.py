@@ -9,15 +9,15 @@ factor and the mop-up bonus, which the trace records separately.
 
 import numpy as np
 
-from engine.bits import ONE, lsb, popcount
+from engine.bits import DARK_SQUARES, FILE_A, FILE_H, LIGHT_SQUARES, ONE, RANK_1, RANK_8, lsb, popcount
 from engine.bitboard import bishop_attacks, king_attacks, knight_attacks, rook_attacks
 from engine.defs import BB_ALL, BB_WHITE, BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, ST_SIDE, WHITE
 from engine.kernel import kernel
 from engine.position import current_key
-from eval.params import (BACKWARD, BISHOP_PAIR, CONNECTED, DOUBLED, HANGING, ISOLATED, KING_DANGER,
+from eval.params import (BACKWARD, BISHOP_PAIR, CONNECTED, DOUBLED, HANGING, ISOLATED, KING_ATTACK_UNITS, KING_DANGER,
                          KING_SHIELD, KNIGHT_OUTPOST, MATERIAL, MOBILITY_BISHOP, MOBILITY_KNIGHT,
                          MOBILITY_QUEEN, MOBILITY_ROOK, N_PARAMS, PASSED, PASSED_ENEMY_KING,
-                         PASSED_FREE, PASSED_OWN_KING, PHASE_MAX, PST, ROOK_OPEN_FILE,
+                         PASSED_FREE, PASSED_OWN_KING, PHASE_MAX, PHASE_WEIGHTS, PST, ROOK_OPEN_FILE,
                          ROOK_SEMI_OPEN_FILE, TEMPO, THREAT_BY_MINOR, THREAT_BY_PAWN, THREAT_BY_ROOK)
 
 # The evaluation's part of the search workspace (an int64 array): the weights, then the trace.
@@ -39,12 +39,6 @@ PAWN_MIX_B = np.uint64(0xC2B2AE3D27D4EB4F)
 NOISE_MIX = np.uint64(0xD6E8FEB86659FD93)
 SCALE_NORMAL = 64
 
-FILE_A = np.uint64(0x0101010101010101)
-FILE_H = np.uint64(0x8080808080808080)
-RANK_1 = np.uint64(0xFF)
-RANK_8 = np.uint64(0xFF00000000000000)
-LIGHT_SQUARES = np.uint64(0x55AA55AA55AA55AA)
-DARK_SQUARES = np.uint64(0xAA55AA55AA55AA55)
 
 
 @kernel
@@ -223,7 +217,7 @@ def _pieces(ws, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
             zone_hits = popcount(att & king_zone)
             if zone_hits:
                 attackers += 1
-                attack_units += zone_hits * (2 if piece <= BISHOP else (3 if piece == ROOK else 5))
+                attack_units += zone_hits * KING_ATTACK_UNITS[piece]
 
     if popcount(bb[o + BISHOP]) >= 2:
         mg, eg = _add(ws, trace, mg, eg, BISHOP_PAIR, colour, 1)
@@ -336,9 +330,8 @@ def evaluate(tab, pos, ws, trace):
     `trace` is true, the term counts are added to the (zeroed) trace region of `ws`."""
     bb, st = pos
     phase = 0
-    for o in (0, 6):
-        phase += popcount(bb[o + KNIGHT] | bb[o + BISHOP]) + 2 * popcount(bb[o + ROOK]) \
-            + 4 * popcount(bb[o + QUEEN])
+    for piece in range(KNIGHT, KING):
+        phase += PHASE_WEIGHTS[piece] * popcount(bb[piece] | bb[6 + piece])
     phase = min(phase, PHASE_MAX)
 
     white_pawn_attacks = _sideways(_forward(bb[PAWN], WHITE))

@@ -23,16 +23,15 @@ from typing import Callable
 import numpy as np
 
 from engine.board import Board
-from engine.defs import MAX_MOVES, MAX_PLY
+from engine.defs import INFINITE, MATE, MATE_IN_MAX, MAX_MOVES, MAX_PLY
 from engine.movegen import legal_prefix
-from engine.tablebase import TABLEBASES
-from engine.timeman import Budget, Limits, plan
+from search.tablebase import TABLEBASES
+from search.timeman import Budget, Limits, plan
 from eval.params import WDL_A, WDL_B
 from eval.evaluate import EVAL_REGION, evaluate
 from search import tt as tt_module
 from search.levels import Level, choose, considered_moves
-from search.search import INFINITE, qsearch, search
-from search.tt import MATE, MATE_IN_MAX
+from search.search import qsearch, search
 from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION, CTL_NODE_LIMIT,
                               CTL_NODES, CTL_PROVE_MATE, CTL_QS_PLIES, CTL_QS_START, CTL_ROOT_COUNT,
                               CTL_ROOT_FIRST, CTL_ROOT_PLY, CTL_SELDEPTH, CTL_STOP, CTL_TB_HITS, CTL_TB_PIECES,

@@ -11,7 +11,8 @@ from engine.bits import ONE, lsb
 from engine.bitboard import bishop_attacks, rook_attacks
 from engine.defs import BB_ALL, BB_WHITE, BISHOP, KING, NO_PIECE, PAWN, QUEEN, ROOK, ST_BOARD, ST_SIDE
 from engine.kernel import kernel
-from engine.move import CASTLE, EN_PASSANT, PROMO_KNIGHT, PROMO_QUEEN
+from engine.move import (CASTLE, EN_PASSANT, PROMO_QUEEN, from_to, is_promotion, move_flag, move_from,
+                         move_to, promotion_type)
 from engine.position import attackers_to
 from search.workspace import WS_HISTORY, WS_MOVES, WS_SCORES
 
@@ -33,18 +34,18 @@ def piece_type(piece):
 @kernel
 def captured_type(pos, move):
     """Type of the piece a move captures (PAWN for en passant), or 6 when it captures nothing."""
-    flag = move >> 12
+    flag = move_flag(move)
     if flag == EN_PASSANT:
         return PAWN
     if flag == CASTLE:
         return 6
-    return piece_type(pos[1][ST_BOARD + ((move >> 6) & 63)])
+    return piece_type(pos[1][ST_BOARD + move_to(move)])
 
 
 @kernel
 def is_noisy(pos, move):
     """Captures and promotions: what quiescence searches and history does not score."""
-    return (move >> 12) >= PROMO_KNIGHT or captured_type(pos, move) != 6
+    return is_promotion(move) or captured_type(pos, move) != 6
 
 
 @kernel
@@ -52,16 +53,16 @@ def see_ge(tab, pos, move, threshold):
     """Does the exchange sequence started by `move` on its target square gain at least
     `threshold` centipawns for the mover (each side recapturing with its least valuable piece)?"""
     bb, st = pos
-    flag = move >> 12
+    flag = move_flag(move)
     if flag == CASTLE:
         return threshold <= 0
-    frm, to = move & 63, (move >> 6) & 63
+    frm, to = move_from(move), move_to(move)
     gain = SEE_VALUES[captured_type(pos, move)] - threshold
-    if flag >= PROMO_KNIGHT:
-        gain += SEE_VALUES[flag - 3] - SEE_VALUES[PAWN]
+    if is_promotion(move):
+        gain += SEE_VALUES[promotion_type(move)] - SEE_VALUES[PAWN]
     if gain < 0:
         return False
-    mover = flag - 3 if flag >= PROMO_KNIGHT else piece_type(st[ST_BOARD + frm])
+    mover = promotion_type(move) if is_promotion(move) else piece_type(st[ST_BOARD + frm])
     gain = SEE_VALUES[mover] - gain
     if gain <= 0:
         return True
@@ -102,7 +103,7 @@ def see_ge(tab, pos, move, threshold):
 @kernel
 def history_slot(side, move):
     """Where the history score of a quiet move (by side, from- and to-square) is kept."""
-    return WS_HISTORY + side * 4096 + (move & 4095)
+    return WS_HISTORY + side * 4096 + from_to(move)
 
 
 @kernel
@@ -126,16 +127,16 @@ def score_moves(tab, pos, ws, start, end, tt_move, killer1, killer2, counter):
         if move == tt_move:
             ws[i + SCORE_SHIFT] = SCORE_TT
             continue
-        flag = move >> 12
+        flag = move_flag(move)
         victim = captured_type(pos, move)
         if victim != 6 or flag == PROMO_QUEEN:
-            attacker = piece_type(st[ST_BOARD + (move & 63)])
+            attacker = piece_type(st[ST_BOARD + move_from(move)])
             mvv_lva = 16 * (SEE_VALUES[victim] + (SEE_VALUES[QUEEN] if flag == PROMO_QUEEN else 0)) - attacker
             if SEE_VALUES[victim] >= SEE_VALUES[attacker] or see_ge(tab, pos, move, 0):
                 ws[i + SCORE_SHIFT] = SCORE_GOOD_CAPTURE + mvv_lva
             else:
                 ws[i + SCORE_SHIFT] = SCORE_BAD_CAPTURE + mvv_lva
-        elif flag >= PROMO_KNIGHT:
+        elif is_promotion(move):
             ws[i + SCORE_SHIFT] = SCORE_BAD_CAPTURE - 1000 + flag   # under-promotions last
         else:
             ws[i + SCORE_SHIFT] = _quiet_score(ws, side, move, killer1, killer2, counter)

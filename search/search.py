@@ -13,18 +13,19 @@ not restored from numba's cache, which crashes the next process. Hence `np.bool_
 import numpy as np
 
 from engine.bits import popcount
-from engine.defs import BB_ALL, BB_WHITE, KING, MAX_MOVES, MAX_PLY, PAWN, ST_CASTLING, ST_HALFMOVE, ST_SIDE
-from engine.draw import insufficient_material, repetitions
+from engine.defs import (BB_ALL, BB_WHITE, DRAW, INFINITE, KING, MATE, MATE_IN_MAX, MAX_MOVES, MAX_PLY, NO_EVAL, PAWN,
+                         ST_CASTLING, ST_HALFMOVE, ST_SIDE, TB_WIN)
+from engine.draw import fifty_move_counter_expired, insufficient_material, repetitions
 from engine.kernel import kernel, threaded_kernel
-from engine.move import NULL_MOVE
+from engine.move import NULL_MOVE, is_promotion, move_to
 from engine.movegen import ALL, COUNT, NOISY, QUIET, generate, is_legal
 from engine.position import (current_key, gives_check, in_check, last_move, make_move, make_null, piece_on,
                              unmake_move, unmake_null)
 from eval.evaluate import evaluate
 from search.movepick import (SCORE_COUNTER, SCORE_SHIFT, SCORE_TT, SEE_VALUES, captured_type, history_slot,
                              is_noisy, pick_next, score_moves, score_quiets, see_ge)
-from search.syzygy import TB_UNKNOWN, TB_WIN, probe_wdl
-from search.tt import (BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE, MATE_IN_MAX, from_tt, prefetch_bucket, probe,
+from search.tablebase import TB_UNKNOWN, probe_wdl
+from search.tt import (BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, from_tt, prefetch_bucket, probe,
                        store, to_tt)
 from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION, CTL_NODE_LIMIT,
                               CTL_NODES, CTL_PROVE_MATE, CTL_QS_PLIES, CTL_QS_START, CTL_ROOT_COUNT,
@@ -32,9 +33,6 @@ from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION,
                               PLIES, QUIETS_PER_PLY, WS_COUNTERS, WS_CTL, WS_EVALS, WS_KILLERS, WS_LMR,
                               WS_MOVES, WS_PV, WS_PV_LEN, WS_QUIETS, WS_ROOT_MOVES)
 
-INFINITE = MATE + 1
-DRAW = 0
-NO_EVAL = -INFINITE
 HISTORY_MAX = 16384
 STAGE_HASH, STAGE_NOISY, STAGE_QUIET, STAGE_PICK = 0, 1, 2, 3   # move-loop stages (Step 9)
 
@@ -94,7 +92,7 @@ def _previous_move_slot(pos):
     move = last_move(pos)
     if move == NULL_MOVE:
         return -1
-    to = (move >> 6) & 63
+    to = move_to(move)
     return WS_COUNTERS + piece_on(pos, to) * 64 + to
 
 
@@ -154,7 +152,7 @@ def qsearch(tab, pos, ws, tt, alpha, beta, ply):
         move, order = pick_next(ws, i, end)
         if not checked:
             # Delta pruning: even winning the captured piece cannot lift us to alpha.
-            if (move >> 12) < 4 and stand_pat + SEE_VALUES[captured_type(pos, move)] + 200 <= alpha:
+            if not is_promotion(move) and stand_pat + SEE_VALUES[captured_type(pos, move)] + 200 <= alpha:
                 continue
             # Captures that lose material (ordered last by their exchange value) and
             # under-promotions are not worth looking at here.
@@ -204,7 +202,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
     if not root:
         if repetitions(pos, ws[WS_CTL + CTL_ROOT_PLY], 2) >= 2 or insufficient_material(pos):
             return DRAW
-        if st[ST_HALFMOVE] >= 100:
+        if fifty_move_counter_expired(pos):
             if not checked or generate(tab, pos, ws, start, COUNT) > start:
                 return DRAW
         if ply >= MAX_PLY - 1:

@@ -9,14 +9,13 @@ are stored relative to the node (see to_tt/from_tt) so they stay right at any pl
 import numpy as np
 
 from engine.bits import prefetch
+from engine.defs import MATE_IN_MAX
 from engine.kernel import kernel
 
 BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT = 0, 1, 2, 3
 ENTRIES_PER_BUCKET = 4
 BUCKET_WORDS = 2 * ENTRIES_PER_BUCKET
 BUCKET_BYTES = 8 * BUCKET_WORDS
-MATE = 32000
-MATE_IN_MAX = MATE - 256
 
 U16 = np.uint64(0xFFFF)
 

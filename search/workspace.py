@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from engine.defs import MAX_MOVES, MAX_PLY
-from eval.evaluate import EVAL_REGION, TRACE_SIZE, W_NOISE, W_PAWN_CACHE, W_TRACE, W_WEIGHTS
+from eval.evaluate import EVAL_REGION, W_NOISE, W_PAWN_CACHE, W_WEIGHTS
 from eval.params import N_PARAMS, weights
 
 PLIES = MAX_PLY + 4
@@ -96,6 +96,3 @@ def ctl_view(ws: np.ndarray) -> np.ndarray:
     """The control slots as a writable view (for the Python side)."""
     return ws[WS_CTL:WS_CTL + CTL_SIZE]
 
-
-def trace_view(ws: np.ndarray) -> np.ndarray:
-    return ws[W_TRACE:W_TRACE + TRACE_SIZE]

@@ -9,11 +9,11 @@ import chess.engine
 import chess.pgn
 import pytest
 
-from engine.analyse import (BLUNDER_CP, INACCURACY_CP, MISTAKE_CP, Analyser, clamp, judge, mate_moves,
+from engine.frontend.analyse import (BLUNDER_CP, INACCURACY_CP, MISTAKE_CP, Analyser, clamp, judge, mate_moves,
                             output_path, parent_score)
-from engine.cli import main
-from engine.progress import ProgressBar
-from search.tt import MATE
+from engine.frontend.cli import main
+from engine.frontend.progress import ProgressBar
+from engine.defs import MATE
 
 DEPTH = "4"
 

@@ -7,7 +7,7 @@ import chess
 import pytest
 
 from engine.board import Board
-from engine.timeman import Limits
+from search.timeman import Limits
 from search.driver import Searcher
 from search.levels import (FULL_STRENGTH_ELO, LEVELS, MIN_ELO, choose, considered_moves, effective_elo,
                            elo_for_skill, level_for_elo)

@@ -6,9 +6,9 @@ import pytest
 
 from engine.board import Board
 from engine.move import move_to_uci
-from engine.timeman import Limits
+from search.timeman import Limits
 from search.driver import Searcher
-from search.tt import MATE
+from engine.defs import MATE
 from tests.helpers import shared_file
 
 

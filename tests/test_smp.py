@@ -7,7 +7,7 @@ from pathlib import Path
 import chess
 
 from engine.board import Board
-from engine.timeman import Limits
+from search.timeman import Limits
 from search.driver import Searcher, format_score
 from search.levels import level_for_elo
 from search.workspace import CTL_NODES, WS_CTL

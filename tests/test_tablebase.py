@@ -10,11 +10,11 @@ import chess.syzygy
 import pytest
 
 from engine.board import Board
-from engine.tablebase import TABLEBASES, TablebaseError, board_of_arrays
-from engine.timeman import Limits
+from search.tablebase import TABLEBASES, TablebaseError, board_of_arrays
+from search.timeman import Limits
 from search.driver import Searcher
 from search.levels import level_for_elo
-from search.syzygy import TB_WIN
+from engine.defs import TB_WIN
 from tests.helpers import seed
 from tests.syzygy_tables import syzygy_folder
 from tests.uci_driver import UciEngine, engine, uci  # noqa: F401

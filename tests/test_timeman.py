@@ -1,7 +1,7 @@
 """Time budgets from `go` limits (the end-to-end clock games are in test_uci_time.py)."""
 
 from engine.defs import BLACK, WHITE
-from engine.timeman import Limits, plan
+from search.timeman import Limits, plan
 
 
 def test_budget_uses_the_side_to_moves_clock():

@@ -16,7 +16,7 @@ import time
 import chess
 
 from engine.board import Board
-from engine.timeman import Limits
+from search.timeman import Limits
 from search.driver import Searcher
 
 

@@ -6,14 +6,13 @@ Each line of the data is `FEN | result` (1.0, 0.5 or 0.0 from white's side). The
 linear in its weights apart from the endgame scale and the mop-up bonus, so every position is
 reduced once to its sparse term counts (engine trace); the tuner then fits all (mg, eg) weights
 to minimise the mean squared error between the result and sigmoid(K * eval / 400) with Adam.
-`--write` rewrites the values section of eval/params.py.
+`--write` saves the result to eval/weights.json (run-time data: no recompilation).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import pathlib
 import sys
 import time
 
@@ -24,11 +23,9 @@ from engine.board import Board
 from engine.fen import FenError
 from eval.evaluate import TRACE_EXTRA, TRACE_PHASE, TRACE_SCALE
 from eval.explain import trace_position
-from eval.params import LAYOUT, N_PARAMS, PHASE_MAX, weights
+from eval.params import LAYOUT, N_PARAMS, PHASE_MAX, WEIGHTS_FILE, weights, write_weights
 from search.driver import Searcher
 
-PARAMS_FILE = pathlib.Path(__file__).resolve().parent.parent / "eval" / "params.py"
-MARKER = "# ---- values (written by tools/tune.py) ----"
 FIXED = {"material": [5]}       # king material stays 0
 HOLD_OUT_BLOCK = 200            # positions per held-out stretch (a few games)
 
@@ -202,18 +199,6 @@ def fit_wdl(data: Dataset, w: np.ndarray) -> tuple[float, float]:
     return best[1], best[2]
 
 
-def write_values(w: np.ndarray) -> None:
-    """Replace the values section of eval/params.py with the given weights."""
-    text = PARAMS_FILE.read_text()
-    head = text[:text.index(MARKER)]
-    lines = [MARKER, "VALUES = {"]
-    for name, offset, size in LAYOUT:
-        pairs = ", ".join(f"({int(round(a))}, {int(round(b))})" for a, b in w[offset:offset + size])
-        lines.append(f"    {name!r}: [{pairs}],")
-    lines.append("}")
-    PARAMS_FILE.write_text(head + "\n".join(lines) + "\n")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", help="file of `FEN | result` lines")
@@ -224,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--l2", type=float, default=1e-7, help="pull towards the starting weights")
     parser.add_argument("--quiet-margin", type=int, default=20,
                         help="skip positions where quiescence differs from the static eval by more")
-    parser.add_argument("--write", action="store_true", help="rewrite eval/params.py with the result")
+    parser.add_argument("--write", action="store_true", help="save the result to eval/weights.json")
     parser.add_argument("--wdl", action="store_true", help="also fit the win/draw/loss model")
     args = parser.parse_args(argv)
 
@@ -248,8 +233,8 @@ def main(argv: list[str] | None = None) -> int:
         a, b = fit_wdl(everything, w)
         print(f"WDL model: a = {a:.0f}, b = {b:.0f} (set WDL_A, WDL_B in eval/params.py)", file=sys.stderr)
     if args.write:
-        write_values(w)
-        print(f"wrote {PARAMS_FILE}", file=sys.stderr)
+        write_weights(w)
+        print(f"wrote {WEIGHTS_FILE}", file=sys.stderr)
     return 0
 
 

@@ -18,7 +18,7 @@ import chess.pgn
 from engine.board import Board, IllegalMoveError
 from engine.defs import BLACK, WHITE
 from engine.fen import STARTING_FEN, FenError
-from engine.timeman import Limits
+from search.timeman import Limits
 from search.levels import FULL_STRENGTH_ELO, effective_elo, level_for_elo
 
 PIECE_SYMBOLS = "♙♘♗♖♕♔♟♞♝♜♛♚"
@@ -258,7 +258,7 @@ def run_game(fen: str, human: int, elo: int, seed: int, think_seconds: float, pg
 
 
 def main(args) -> int:
-    """The `jitfish play` subcommand (arguments from engine.cli)."""
+    """The `jitfish play` subcommand (arguments from engine.frontend.cli)."""
     import random
 
     from search.levels import MIN_ELO, SKILL_LEVELS

@@ -71,7 +71,7 @@ def search_bench(depth: int = BENCH_DEPTH, hash_mb: int = 16,
     """Search every bench position to `depth` from a cleared state; the total node count is a
     deterministic signature of the search and evaluation. Returns (nodes, seconds)."""
     from engine.board import Board
-    from engine.timeman import Limits
+    from search.timeman import Limits
     from search.driver import Searcher
 
     searcher = Searcher(hash_mb)

@@ -16,7 +16,7 @@ import threading
 import time
 from typing import Callable, Iterable
 
-from engine.options import ENGINE_OPTIONS, LEVEL_OPTIONS, Options
+from engine.frontend.options import ENGINE_OPTIONS, LEVEL_OPTIONS, Options
 
 ENGINE_NAME = "Jitfish 0.1.0"
 ENGINE_AUTHOR = "the Jitfish developers"
@@ -208,7 +208,7 @@ class UciLoop:
         elif option.name == "SyzygyPath":
             self._open_tablebases(str(typed))
         elif option.name == "SyzygyProbeLimit":
-            from engine.tablebase import TABLEBASES
+            from search.tablebase import TABLEBASES
             TABLEBASES.probe_limit = int(typed)
         elif option.name == "Book File":
             self._open_book(str(typed))
@@ -221,7 +221,7 @@ class UciLoop:
 
     def _open_tablebases(self, path: str) -> None:
         """Use the Syzygy tables under `path`; a missing folder is an error that keeps the old ones."""
-        from engine.tablebase import TABLEBASES, TablebaseError
+        from search.tablebase import TABLEBASES, TablebaseError
 
         try:
             found = TABLEBASES.open(path)
@@ -263,7 +263,7 @@ class UciLoop:
     def _open_book(self, path: str) -> None:
         """Make the book at `path` the engine's book (none when empty); a file that is missing or
         not a Polyglot book is refused with UciError and the book in force stays."""
-        from engine.book import BookError, OpeningBook
+        from engine.frontend.book import BookError, OpeningBook
 
         book = None
         if path:
@@ -321,7 +321,7 @@ class UciLoop:
 
     def parse_go(self, args: list[str]):
         """The Limits of a `go` command; UciError on anything malformed."""
-        from engine.timeman import Limits
+        from search.timeman import Limits
 
         limits = Limits()
         i = 0
@@ -391,7 +391,7 @@ class UciLoop:
         """The book's move when OwnBook is on and this `go` asks for a game move; None means
         search: no book, Chess960, an analysis request (infinite, ponder, searchmoves, depth,
         nodes, mate) or a position the book does not know."""
-        from engine.book import book_random
+        from engine.frontend.book import book_random
 
         if not self.options["OwnBook"] or self.book is None or self.board.chess960:
             return None
@@ -454,7 +454,7 @@ class UciLoop:
             self.send(line)
 
     def cmd_bench(self, args: list[str]) -> None:
-        from engine.bench import BENCH_DEPTH, search_bench
+        from engine.frontend.bench import BENCH_DEPTH, search_bench
 
         if args and (not args[0].isdigit() or not 1 <= int(args[0]) <= 30):
             raise UciError("usage: bench [depth 1..30]")

@@ -2,8 +2,9 @@
 search and DTZ ranking of the root moves.
 
 The numba search cannot hold Python objects, so the open tables live in the module-level
-`TABLEBASES`, which the search's probe (search/syzygy.py) calls back into. Castling positions
-are never probed (the tables have no castling rights).
+`TABLEBASES`, which the search's kernel `probe_wdl` calls back into through numba's object mode
+(it takes the GIL for the call; the search only probes right after a capture or pawn move with
+few pieces left). Castling positions are never probed (the tables have no castling rights).
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ from pathlib import Path
 import chess
 import chess.syzygy
 import numpy as np
+from numba import objmode
 
 from engine.defs import NO_PIECE, ST_BOARD, ST_EP, ST_SIDE, WHITE
+from engine.kernel import kernel
 
 MAX_PIECES = 7
-UNKNOWN = -1000              # probe_wdl_for_search: the position is not in the tables
+TB_UNKNOWN = -1000           # probe_wdl: the position is not in the tables
 
 
 class TablebaseError(ValueError):
@@ -129,10 +132,20 @@ def board_of_arrays(st: np.ndarray) -> chess.Board:
 
 
 def probe_wdl_for_search(st: np.ndarray) -> int:
-    """Called from the numba search (object mode): the WDL of its position, or UNKNOWN."""
+    """Called from the numba search (object mode): the WDL of its position, or TB_UNKNOWN."""
     try:
         wdl = TABLEBASES.probe_wdl(board_of_arrays(st))
     except Exception:        # a bug here must not take down the search thread
-        return UNKNOWN
-    return UNKNOWN if wdl is None else wdl
+        return TB_UNKNOWN
+    return TB_UNKNOWN if wdl is None else wdl
 
+
+
+@kernel
+def probe_wdl(pos):
+    """The search's probe: 2 win, 1 cursed win, 0 draw, -1 blessed loss, -2 loss for the side to
+    move; TB_UNKNOWN when the tables do not have the position."""
+    st = pos[1]
+    with objmode(wdl="int64"):
+        wdl = probe_wdl_for_search(st)
+    return wdl

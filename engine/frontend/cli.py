@@ -48,7 +48,7 @@ def _perft(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from engine.bench import perft_bench, search_bench
+    from engine.frontend.bench import perft_bench, search_bench
 
     if args.threads < 1:
         print("error: --threads needs at least 1", file=sys.stderr)
@@ -61,19 +61,19 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from engine.play import main as play_main
+    from engine.frontend.play import main as play_main
 
     return play_main(args)
 
 
 def _analyse(args: argparse.Namespace) -> int:
-    from engine.analyse import main as analyse_main
+    from engine.frontend.analyse import main as analyse_main
 
     return analyse_main(args)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from engine.bench import BENCH_DEPTH
+    from engine.frontend.bench import BENCH_DEPTH
     from engine.fen import STARTING_FEN
 
     parser = argparse.ArgumentParser(prog="jitfish", description="Jitfish UCI chess engine. "
@@ -127,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv == ["uci"]:
-        from engine.uci import main as uci_main
+        from engine.frontend.uci import main as uci_main
         uci_main()
         return 0
     args = build_parser().parse_args(argv)

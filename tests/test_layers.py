@@ -1,0 +1,132 @@
+"""The house rules, read from the sources: imports point one way, and the numba cache key covers
+every module numba compiles.
+
+Layers, lowest first (README, Layout): the core (`engine`, without `engine.frontend`); the
+evaluation (`eval`) and perft (`perft`), each on the core only; the search (`search`) on core and
+evaluation; the front ends (`engine.frontend`) on top. tools/ and tests/ may use everything.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from engine.cachedir import ROOT, compiled_sources, project_modules
+
+ALLOWED = {                         # layer -> the layers its modules may import
+    "core": {"core"},
+    "eval": {"core", "eval"},
+    "perft": {"core", "perft"},
+    "search": {"core", "eval", "search"},
+    "frontend": {"core", "eval", "perft", "search", "frontend"},
+}
+KERNEL_DECORATORS = {"kernel", "threaded_kernel", "inlined_kernel", "njit", "jit", "intrinsic"}
+
+
+def layer_of(module: str) -> str | None:
+    """The layer of a project module (None for anything else)."""
+    top = module.split(".")[0]
+    if module == "engine.frontend" or module.startswith("engine.frontend."):
+        return "frontend"
+    if top == "engine":
+        return "core"
+    return top if top in ("eval", "perft", "search") else None
+
+
+def imports_of(path: Path) -> list[tuple[int, str, bool]]:
+    """(line, imported module, at module level) for every absolute import in a source file.
+    `from a import b` yields a.b when that is a module, else a."""
+    modules = project_modules()
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    top_level = {id(node) for node in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name, id(node) in top_level) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            for alias in node.names:
+                name = f"{node.module}.{alias.name}"
+                found.append((node.lineno, name if name in modules else node.module, id(node) in top_level))
+    return found
+
+
+SOURCES = sorted(project_modules().items())
+
+
+@pytest.mark.parametrize("module, path", SOURCES, ids=[name for name, _ in SOURCES])
+def test_imports_point_down_the_layers(module, path):
+    layer = layer_of(module)
+    wrong = [f"{path.relative_to(ROOT)}:{line} imports {target} ({layer_of(target)})"
+             for line, target, _ in imports_of(path)
+             if layer_of(target) is not None and layer_of(target) not in ALLOWED[layer]]
+    assert not wrong, f"a {layer} module imports from a higher layer:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize("module, path", [(m, p) for m, p in SOURCES if layer_of(m) == "core"],
+                         ids=[m for m, _ in SOURCES if layer_of(m) == "core"])
+def test_the_core_starts_without_python_chess(module, path):
+    """python-chess is for the edges; the core may convert to it only inside a function."""
+    eager = [line for line, target, top in imports_of(path) if top and target.split(".")[0] == "chess"]
+    assert not eager, f"{module} imports python-chess at module level (lines {eager})"
+
+
+def test_layer_rule_catches_an_upward_import(tmp_path):
+    """The checker itself: a core module importing the search is reported."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("from search.driver import Searcher\nimport engine.frontend.uci\n")
+    targets = [target for _, target, _ in imports_of(bad)]
+    assert [layer_of(t) for t in targets] == ["search", "frontend"]
+    assert not {layer_of(t) for t in targets} <= ALLOWED["core"]
+
+
+def _is_kernel_module(tree: ast.Module) -> bool:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            for decorator in node.decorator_list:
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+                if name in KERNEL_DECORATORS:
+                    return True
+        if isinstance(node, ast.With):
+            for item in node.items:
+                call = item.context_expr
+                if isinstance(call, ast.Call) and getattr(call.func, "id", "") == "objmode":
+                    return True
+    return False
+
+
+def test_numba_cache_key_covers_every_kernel_module_and_its_imports():
+    """Found independently of engine/cachedir.py (with ast, not its regular expressions): every
+    module that defines a kernel, and every project module such a module imports, is hashed."""
+    modules = dict(SOURCES)
+    kernels = {name for name, path in SOURCES if _is_kernel_module(ast.parse(path.read_text(encoding="utf-8")))}
+    assert {"engine.position", "engine.movegen", "eval.evaluate", "search.search", "perft.perft"} <= kernels
+    needed, pending = set(), list(kernels)
+    while pending:
+        name = pending.pop()
+        if name in needed:
+            continue
+        needed.add(name)
+        pending += [t for _, t, _ in imports_of(modules[name]) if t in modules and t not in needed]
+    keyed = set(compiled_sources())
+    missing = sorted(str(modules[name].relative_to(ROOT)) for name in needed if modules[name] not in keyed)
+    assert not missing, f"the numba cache key misses {missing}"
+
+
+def test_numba_cache_key_leaves_out_the_front_ends_and_the_tuned_weights():
+    """Editing the protocol, the command line or the tuned weights must not recompile anything."""
+    keyed = {path.relative_to(ROOT).as_posix() for path in compiled_sources()}
+    assert not [path for path in keyed if path.startswith("engine/frontend/")]
+    assert "search/driver.py" not in keyed
+    assert all(path.endswith(".py") for path in keyed)          # eval/weights.json is data
+
+
+def test_the_core_carries_the_polyglot_numbers_of_python_chess():
+    """engine/polyglot_random.py is a copy of the Polyglot table: the same 781 numbers."""
+    import chess.polyglot
+
+    from engine.polyglot_random import POLYGLOT_RANDOM
+
+    assert list(POLYGLOT_RANDOM) == list(chess.polyglot.POLYGLOT_RANDOM_ARRAY)
