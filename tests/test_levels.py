@@ -7,10 +7,11 @@ import chess
 import pytest
 
 from engine.board import Board
-from search.timeman import Limits
+from search import driver
 from search.driver import Searcher
 from search.levels import (FULL_STRENGTH_ELO, LEVELS, MIN_ELO, choose, considered_moves, effective_elo,
                            elo_for_skill, level_for_elo)
+from search.timeman import Budget, Limits
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/1R4K1 w - - 0 1"            # Rb8#
 HANGING_QUEEN = "rnb1kbnr/pppp1ppp/8/4p1q1/4P3/3P4/PPP2PPP/RNBQKBNR w KQkq - 1 3"   # Bxg5
@@ -89,6 +90,29 @@ def test_level_plays_the_same_at_both_calibration_clocks(searcher, elo):
         board.push_uci(next(iter(runs.values()))[0])
 
 
+@pytest.mark.parametrize("elo", [1000, 1800])
+def test_level_ignores_the_soft_time_limit(searcher, monkeypatch, elo):
+    """The guard behind the test above, made to bite: with a clock whose soft limit is spent
+    before depth 1 ends (a search that reads the clock stops after its first iteration) and whose
+    hard limit is a minute away, a level still completes its own depth or node budget and plays
+    the same move after the same nodes as without any clock."""
+    board = chess.Board(PLAIN_MIDDLEGAME)
+    for ply in range(4):
+        fen = board.fen()
+        free_move, free = play(searcher, fen, elo, seed=ply)
+        if board.legal_moves.count() == 1:        # an only move is played at once, level or not
+            board.push_uci(free_move)
+            continue
+        with monkeypatch.context() as patch:
+            patch.setattr(driver, "plan", lambda limits, side, overhead_ms: Budget(soft=0.001, hard=60_000))
+            clocked_move, clocked = play(searcher, fen, elo, seed=ply, wtime=1000, btime=1000)
+            # The premise: at full strength the same clock stops the search after depth 1.
+            assert play(searcher, fen, FULL_STRENGTH_ELO, seed=ply, wtime=1000, btime=1000)[1].depth == 1
+        assert free.depth > 1
+        assert (clocked_move, clocked.nodes, clocked.depth) == (free_move, free.nodes, free.depth), fen
+        board.push_uci(free_move)
+
+
 def test_same_seed_same_moves_other_seeds_vary(searcher):
     first = [play(searcher, PLAIN_MIDDLEGAME, 1000, seed)[0] for seed in range(1, 9)]
     again = [play(searcher, PLAIN_MIDDLEGAME, 1000, seed)[0] for seed in range(1, 9)]
@@ -128,8 +152,8 @@ def test_full_strength_restores_the_plain_search(searcher):
 
 
 def test_evaluation_noise_is_bounded_fixed_per_position_and_per_seed(searcher):
-    from search.workspace import set_weakness
     from engine.defs import MAX_PLY
+    from search.workspace import set_weakness
 
     boards = [Board(PLAIN_MIDDLEGAME), Board(MATE_IN_ONE), Board(HANGING_QUEEN), Board()]
     plain = [searcher.static_eval(b) for b in boards]

@@ -13,7 +13,7 @@ import pytest
 from tests.helpers import seed, shared_file
 
 # ruff: noqa: F811 - the fixtures imported here are test parameters of the same name
-from tests.uci_driver import UciEngine, engine, running_engine, uci  # noqa: F401
+from tests.uci_driver import UciEngine, engine, quiet_machine, require_quiet_machine, running_engine, uci  # noqa: F401
 from tools.make_chess960_perft import pychess_perft
 
 MIDDLEGAME = "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7"
@@ -99,7 +99,7 @@ def test_debug_on_and_off(uci):
 def test_register_gets_a_polite_answer(uci, line):
     uci.send(line)
     answer = uci.sync()
-    assert len(answer) == 1 and answer[0].startswith("info string ") and "error" not in answer[0]
+    assert answer == ["info string Jitfish is free software under GPL-3.0-or-later and needs no registration"]
 
 
 # ---- go -----------------------------------------------------------------------------------------
@@ -126,7 +126,9 @@ def test_go_movetime_uses_the_time(uci):
     """"search exactly x mseconds": not much less (Move Overhead 20 ms), not more."""
     uci.position(MIDDLEGAME)
     search = uci.go("movetime 400")
-    assert 0.3 <= search.seconds <= 0.7
+    assert search.seconds >= 0.3          # a busy machine only makes it later
+    require_quiet_machine()
+    assert search.seconds <= 0.7
 
 
 @pytest.mark.parametrize("moves, clocks", [
@@ -135,7 +137,7 @@ def test_go_movetime_uses_the_time(uci):
     ((), "wtime 300 btime 600000 winc 100 binc 0"),
     (("e2e4",), "wtime 600000 btime 300 winc 0 binc 100"),
 ])
-def test_go_clock_of_the_side_to_move(uci, moves, clocks):
+def test_go_clock_of_the_side_to_move(quiet_machine, uci, moves, clocks):
     """Only the mover's clock counts: ten minutes on the other clock must not slow it down."""
     uci.position(moves=moves)
     search = uci.go(clocks)
@@ -143,7 +145,7 @@ def test_go_clock_of_the_side_to_move(uci, moves, clocks):
 
 
 @pytest.mark.parametrize("movestogo, limit", [(1, 1.0), (5, 0.75), (40, 0.35)])
-def test_go_movestogo(uci, movestogo, limit):
+def test_go_movestogo(quiet_machine, uci, movestogo, limit):
     """One second for `movestogo` moves: never the whole second, less the more moves remain."""
     uci.position(MIDDLEGAME)
     search = uci.go(f"wtime 1000 btime 1000 movestogo {movestogo}")
@@ -171,19 +173,23 @@ def test_go_ponder_then_ponderhit(uci, delay):
     comes before the search has even started)."""
     uci.position(MIDDLEGAME)
     _, latency = uci.interrupt("ponder wtime 2000 btime 2000", "ponderhit", after=delay)
+    require_quiet_machine()
     assert latency < 0.5
 
 
 def test_go_ponder_then_stop(uci):
     uci.position(MIDDLEGAME)
     _, latency = uci.interrupt("ponder wtime 2000 btime 2000 winc 0 binc 0", "stop", after=0.3)
+    require_quiet_machine()
     assert latency < 0.5
 
 
 def test_go_ponder_with_its_depth_done_waits_for_ponderhit(uci):
     uci.position(MIDDLEGAME)
     search, latency = uci.interrupt("ponder depth 3", "ponderhit", after=0.3)
-    assert latency < 0.3 and depths(search)[-1] == 3
+    assert depths(search)[-1] == 3
+    require_quiet_machine()
+    assert latency < 0.3
 
 
 @pytest.mark.parametrize("fen, moves, args, allowed", [
@@ -199,18 +205,21 @@ def test_go_searchmoves(uci, fen, moves, args, allowed):
     assert {i["pv"][0] for i in search.infos if "pv" in i} <= allowed
 
 
-@pytest.mark.parametrize("args, check", [
-    ("depth 4 movetime 20000", lambda s: depths(s)[-1] == 4 and s.seconds < 5),
-    ("movetime 200 depth 60", lambda s: s.seconds < 0.5),
-    ("nodes 3000 depth 30", lambda s: s.final()[0]["nodes"] <= 3000),
-    ("searchmoves e2e4 d2d4 wtime 3000 btime 3000", lambda s: s.bestmove in ("e2e4", "d2d4")),
-    ("wtime 600 btime 600 winc 10 binc 10 movestogo 3 depth 60", lambda s: s.seconds < 0.6),
-    ("depth 3 nodes 100000000 movetime 100000 wtime 100000 btime 100000", lambda s: depths(s)[-1] == 3),
+@pytest.mark.parametrize("args, check, seconds", [
+    ("depth 4 movetime 20000", lambda s: depths(s)[-1] == 4 and s.seconds < 5, None),
+    ("movetime 200 depth 60", lambda s: depths(s)[-1] < 60, 0.5),
+    ("nodes 3000 depth 30", lambda s: s.final()[0]["nodes"] <= 3000, None),
+    ("searchmoves e2e4 d2d4 wtime 3000 btime 3000", lambda s: s.bestmove in ("e2e4", "d2d4"), None),
+    ("wtime 600 btime 600 winc 10 binc 10 movestogo 3 depth 60", lambda s: depths(s)[-1] < 60, 0.6),
+    ("depth 3 nodes 100000000 movetime 100000 wtime 100000 btime 100000", lambda s: depths(s)[-1] == 3, None),
 ])
-def test_go_combinations(uci, args, check):
-    """Whichever limit comes first ends the search."""
+def test_go_combinations(uci, args, check, seconds):
+    """Whichever limit comes first ends the search (a time limit: within `seconds`)."""
     search = uci.go(args)
     assert check(search), (args, search.lines[-3:])
+    if seconds is not None:
+        require_quiet_machine()
+        assert search.seconds < seconds, (args, search.seconds)
 
 
 def test_go_infinite_with_searchmoves(uci):
@@ -397,7 +406,7 @@ def test_clear_hash_makes_the_search_repeat_itself(uci):
 
 
 @pytest.mark.parametrize("spelling", ["Move Overhead", "move overhead", "MOVE   Overhead"])
-def test_move_overhead(uci, spelling):
+def test_move_overhead(quiet_machine, uci, spelling):
     """Option names are case-insensitive and may have spaces: 500 ms overhead of 600 leaves 100."""
     uci.set_option(spelling, 500)
     uci.position(MIDDLEGAME)

@@ -382,15 +382,22 @@ def engine() -> Iterator[UciEngine]:
         yield started
 
 
-@pytest.fixture
-def quiet_machine() -> None:
-    """Skips a test whose time bounds are tight when more work is runnable than there are cores:
-    other jobs (a tuner, data generation) then starve the engine's threads for 100 ms and more.
-    JITFISH_IGNORE_LOAD=1 runs it anyway."""
+def require_quiet_machine() -> None:
+    """The guard of every tight wall-clock assertion: skips the rest of the test when more work
+    is runnable than there are cores, since other jobs (a tuner, data generation, other test
+    runs) then starve the engine's threads for 100 ms and more. Call it after the assertions
+    that do not depend on timing, right before those that do. JITFISH_IGNORE_LOAD=1 runs them
+    anyway."""
     load, cores = os.getloadavg()[0], os.cpu_count() or 1
     if load > cores + 0.5 and not os.environ.get("JITFISH_IGNORE_LOAD"):
         pytest.skip(f"machine busy (load average {load:.1f} on {cores} cores): timing not reliable "
                     f"(JITFISH_IGNORE_LOAD=1 runs it anyway)")
+
+
+@pytest.fixture
+def quiet_machine() -> None:
+    """require_quiet_machine() for a test that is all timing: it skips before it starts."""
+    require_quiet_machine()
 
 
 @pytest.fixture

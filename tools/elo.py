@@ -15,11 +15,19 @@ its width.
 
 LOS (likelihood of superiority) uses the usual normal approximation on
 wins and losses only: LOS = 0.5 * (1 + erf((W - L) / sqrt(2 (W + L)))).
+
+    python -m tools.elo tools/results/.../match.json ...
+
+re-derives each match's result from the per-game records of its `tools/match.py --json` summary.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import math
+import sys
+from collections import defaultdict
 from dataclasses import dataclass
 
 Z95 = 1.959963984540054
@@ -111,3 +119,47 @@ def los(wins: int, losses: int) -> float:
     if wins + losses == 0:
         return 0.5
     return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
+
+
+def counts_from_games(games: list[dict]) -> tuple[tuple[int, int, int], list[int]]:
+    """(wins, draws, losses) and the pentanomial counts of the first engine, from the per-game
+    records of a match summary (`game_list`: `pair` and `score_first`); incomplete pairs count in
+    the first only."""
+    scores = [game["score_first"] for game in games]
+    pairs: dict[int, list[float]] = defaultdict(list)
+    for game in games:
+        pairs[game["pair"]].append(game["score_first"])
+    penta = [0] * 5
+    for pair in pairs.values():
+        if len(pair) == 2:
+            penta[pair_bucket(*pair)] += 1
+    return (scores.count(1.0), scores.count(0.5), scores.count(0.0)), penta
+
+
+def describe(summary: dict) -> str:
+    """One line per match: players, W/D/L and score, Elo (pentanomial and trinomial), LOS."""
+    (wins, draws, losses), penta = counts_from_games(summary["game_list"])
+    n = wins + draws + losses
+    first, second = summary["engines"]
+    score = f"{(wins + draws / 2) / n:.1%}" if n else "no games"
+    return (f"{first} vs {second}, {summary['time_control']}: +{wins} ={draws} -{losses} ({score}), "
+            f"Elo {pentanomial(penta).format()} (pentanomial, {sum(penta)} pairs), "
+            f"{trinomial(wins, draws, losses).format()} (trinomial), LOS {los(wins, losses):.1%}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Re-derive match results from tools.match --json summaries.")
+    parser.add_argument("json", nargs="+", help="tools/match.py --json summaries")
+    args = parser.parse_args(argv)
+    for path in args.json:
+        try:
+            with open(path, encoding="utf-8") as f:
+                print(f"{path}: {describe(json.load(f))}")
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            print(f"error: {path}: not a readable tools.match summary ({err!r})", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -174,7 +174,7 @@ class UciLoop:
         self.send("readyok")
 
     def cmd_register(self, args: list[str]) -> None:
-        self.send("info string Jitfish is free software and needs no registration")
+        self.send("info string Jitfish is free software under GPL-3.0-or-later and needs no registration")
 
     def cmd_setoption(self, args: list[str]) -> None:
         if len(args) < 2 or args[0] != "name":
