@@ -9,7 +9,12 @@ import asyncio
 import io
 import json
 import random
+import re
+import signal
+import subprocess
+import sys
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any, AsyncIterator
 
 import aiohttp
@@ -476,3 +481,83 @@ def test_a_lost_connection_resumes_the_game():
             assert fresh.session != session and fresh.game["moves"] == []
             assert len(server.sessions) == 2
     asyncio.run(scenario())
+
+
+# ---- the command ----
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _start_command(*extra: str) -> tuple[subprocess.Popen, str]:
+    process = subprocess.Popen([sys.executable, "-m", "engine.frontend.cli", "web", "--no-browser", "--port", "0",
+                                *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = process.stdout.readline()
+    match = re.fullmatch(r"Jitfish web: (http://127\.0\.0\.1:(\d+)/\?token=([\w-]{16,}))\n", first)
+    assert match, f"first line {first!r}"
+    return process, match.group(1)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to find the robot's process")
+def test_jitfish_web_prints_its_address_first_and_stops_on_ctrl_c():
+    process, url = _start_command()
+    try:
+        async def robot_game() -> None:
+            base = url.split("/?")[0]
+            token = url.split("token=")[1]
+            async with aiohttp.ClientSession() as http:
+                assert (await http.get(url)).status == 200
+                async with http.ws_connect(f"{base}/ws?token={token}", headers={"Origin": base}) as ws:
+                    page = Page(ws)
+                    await page.send({"type": "hello", "settings": dict(ROBOT_SETTINGS, color="black")})
+                    await page.until(lambda g: len(g["moves"]) == 1)      # the robot has moved
+        asyncio.run(robot_game())
+        robots = _children(process.pid)
+        assert robots, "the robot should run as a child process"
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, err
+    assert "Jitfish web stopped." in out and "Traceback" not in err, err
+    assert not [pid for pid in robots if _running(pid)], "the robot's process outlived the server"
+
+
+def test_another_host_prints_a_warning():
+    process, _ = _start_command("--host", "0.0.0.0")
+    try:
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert "warning: listening on 0.0.0.0" in err and process.returncode == 0
+
+
+def test_only_the_command_line_imports_the_web_package():
+    """The web front end sits on top: nothing of the project imports it but engine/frontend/cli.py."""
+    from engine.cachedir import project_modules
+    from tests.test_layers import imports_of
+
+    users = sorted(name for name, path in project_modules().items()
+                   if not name.startswith("engine.frontend.web")
+                   and any(target.startswith("engine.frontend.web") for _, target, _ in imports_of(path)))
+    assert users == ["engine.frontend.cli"]

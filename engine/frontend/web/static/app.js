@@ -116,6 +116,8 @@
     saved.set("recent", [message.session].concat(recent).slice(0, 8));
 
     const grew = previous && !newGame && game.moves.length > previous.moves.length;
+    const changed = newGame || !previous || game.moves.length !== previous.moves.length || game.over !== previous.over;
+    if (changed && statusNote && statusNote.kind !== "offline") statusNote = null;   // old news
     if (newGame || !previous || game.moves.length !== previous.moves.length) {
       viewPly = null;
       board.hideArrow();

@@ -297,7 +297,11 @@ class ChessBoard {
       }
       const backdrop = document.createElement("div");
       backdrop.className = "promotion-backdrop";
-      const finish = (letter) => { this.closeChooser(); resolve(letter); };
+      const finish = (letter) => {
+        this.chooserCancel = null;     // answered: closing is no cancellation
+        this.closeChooser();
+        resolve(letter);
+      };
       backdrop.addEventListener("pointerdown", (e) => { e.stopPropagation(); finish(null); });
       this.chooserKeys = (e) => {
         const letter = e.key.toLowerCase();
