@@ -86,12 +86,13 @@
     switch (message.type) {
       case "config": configure(message); break;
       case "state": applyState(message); break;
-      case "error": note(message.message, "error"); render(); break;
+      case "error": hintPending = false; note(message.message, "error"); render(); break;
       case "notice": note(message.message, "notice"); renderStatus(); break;
       case "hint":
         hintPending = false;
         if (viewPly === null) board.showArrow(message.from, message.to);
         note(`Hint: ${message.san}`, "notice", 8000);
+        renderActions();
         renderStatus();
         break;
       case "superseded":
@@ -293,6 +294,11 @@
     }
     el.textContent = text;
     el.className = kind;
+    if (game) {
+      const s = game.settings;
+      const who = game.human ? `${game.players[game.human === "white" ? "black" : "white"]}` : "Two players";
+      $("game-info").textContent = [who, s.clock_label, s.chess960 ? "Chess960" : ""].filter(Boolean).join(" · ");
+    }
   }
 
   // ---- the clocks ----
@@ -565,7 +571,9 @@
     document.body.classList.toggle("mode-robot", !human);
     $("custom-clock").hidden = $("clock").value !== "custom";
     const mode = $("custom-mode").value;
-    $("custom-increment-label").textContent = mode === "fischer" ? "Increment (s)" : "Delay (s)";
+    const word = mode === "fischer" ? "increment" : "delay";
+    $("custom-increment-label").textContent = `${word[0].toUpperCase()}${word.slice(1)} (s)`;
+    $("custom-then-increment-label").textContent = `Then ${word} (s)`;
     const periods = $("custom-moves").value.trim() !== "";
     document.querySelectorAll("#custom-clock .then").forEach((el) => { el.hidden = !periods; });
     if (save !== false) saved.set("settings", readSettings());
