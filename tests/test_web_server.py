@@ -476,6 +476,12 @@ def test_a_lost_connection_resumes_the_game():
             # A new tab without a session resumes a game left open by a closed one...
             other = await open_page(client, None, resume=["unknown", session])
             assert other.session == session
+            # A game left alone has its robot's process ended; the next move starts it again.
+            await server.sessions[session].rest_robot()
+            assert server.sessions[session].robot.engine is None
+            board = replay(other.game)
+            await play(other, next(iter(board.legal_moves)))
+            await other.until(lambda g: len(g["moves"]) == 4 and robot_done(g))
             # ...but not one that another tab is showing: that gets a game of its own.
             fresh = await open_page(client, ROBOT_SETTINGS, resume=[session])
             assert fresh.session != session and fresh.game["moves"] == []

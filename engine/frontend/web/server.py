@@ -14,6 +14,7 @@ import hmac
 import ipaddress
 import json
 import logging
+import os
 import secrets
 import sys
 import time
@@ -38,6 +39,7 @@ MAX_MESSAGE = 64 * 1024          # a request larger than this is refused (a PGN 
 MAX_FRAME = 1024 * 1024          # aiohttp closes the socket above this (code 1009)
 MAX_SESSIONS = 12                # games kept at once (each against the robot has an engine process)
 IDLE_SECONDS = 2 * 3600          # a game nobody has looked at for this long is closed
+ROBOT_IDLE_SECONDS = 600         # ...and its robot's process ended after this (started again if needed)
 LOCAL_NAMES = {"127.0.0.1", "localhost", "::1"}
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -225,8 +227,13 @@ class WebServer:
             await asyncio.sleep(60)
             now = time.monotonic()
             for session in list(self.sessions.values()):
-                if not session.attached and now - session.last_seen > IDLE_SECONDS:
+                idle = now - session.last_seen
+                if session.attached:
+                    continue
+                if idle > IDLE_SECONDS:
                     self._close_session(session)
+                elif idle > ROBOT_IDLE_SECONDS:
+                    await session.rest_robot()
 
     # ---- the application ----
 
@@ -235,9 +242,18 @@ class WebServer:
         app.router.add_get("/", self.index)
         app.router.add_get("/ws", self.socket)
         app.router.add_static("/static/", STATIC, follow_symlinks=False)
+        app.on_response_prepare.append(self._revalidate)
         app.on_startup.append(self._startup)
         app.on_shutdown.append(self._shutdown)
         return app
+
+    @staticmethod
+    async def _revalidate(request: web.Request, response: web.StreamResponse) -> None:
+        """Static files are checked with the server on every load, so that an updated Jitfish never
+        runs yesterday's script against today's page."""
+        if request.path.startswith("/static/"):
+            response.headers["Cache-Control"] = "no-cache"
+            response.headers["X-Content-Type-Options"] = "nosniff"
 
     async def _startup(self, app: web.Application) -> None:
         self.janitor = asyncio.create_task(self._sweep())
@@ -262,6 +278,14 @@ def _is_ip(name: str) -> bool:
 
 def _is_wildcard(host: str) -> bool:
     return host in ("0.0.0.0", "::", "")
+
+
+def _has_browser() -> bool:
+    """Whether a graphical browser can open here (without a display, Python's webbrowser would
+    start a text browser in this terminal)."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 def _is_loopback(host: str) -> bool:
@@ -296,9 +320,11 @@ async def serve(host: str, port: int | None, open_browser: bool) -> None:
         if not _is_loopback(host):
             print(f"warning: listening on {host}, not only on this computer: anyone who can reach it and "
                   "has the address with its key can play here", file=sys.stderr, flush=True)
-        print("Press Ctrl-C to stop.", flush=True)
-        if open_browser:
+        if open_browser and _has_browser():
             await asyncio.get_running_loop().run_in_executor(None, webbrowser.open, url)
+        else:
+            print("Open that address in your browser.", flush=True)
+        print("Press Ctrl-C to stop.", flush=True)
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()

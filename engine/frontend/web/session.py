@@ -274,7 +274,7 @@ class Session:
 
     async def _robot_moves(self, game: Game, generation: int) -> None:
         board = game.board.copy()
-        if game.claimable() and await self.adviser.claim_for(board):
+        if game.claimable() and await self._robot_claims(board):
             if game is self.game and game.board.fen() == board.fen() and not game.over:
                 game.claim_draw(self.now())
             return
@@ -291,6 +291,13 @@ class Session:
         now = self.now()
         if not game.check_flag(now):
             game.play(move, now)
+
+    async def _robot_claims(self, board: chess.Board) -> bool:
+        try:
+            return await self.adviser.claim_for(board)
+        except RobotError as exc:                  # no judgement: play on
+            log.warning("draw claim judgement failed: %s", exc)
+            return False
 
     def _arm_flag_timer(self) -> None:
         if self.flag_timer is not None:
@@ -309,6 +316,11 @@ class Session:
             self._spawn(self._changed())
         else:
             self._arm_flag_timer()
+
+    async def rest_robot(self) -> None:
+        """End the robot's process while nobody plays (the next robot move starts it again)."""
+        if self.robot is not None and self.robot_task is None and not self.robot.lock.locked():
+            await self.robot.close()
 
     async def close(self) -> None:
         """End the session: stop its timers and tasks and its robot's process."""

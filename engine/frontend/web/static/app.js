@@ -65,7 +65,9 @@
     });
     socket.addEventListener("close", () => {
       if (superseded) return;
-      note("Connection lost: reconnecting…", "offline", Infinity);
+      note(retries < 4 ? "Connection lost: reconnecting…"
+                       : "No answer from the server: is `jitfish web` still running? (After a restart, open the new address it prints.)",
+           "offline", Infinity);
       render();
       const wait = Math.min(5000, 250 * 2 ** retries);
       retries += 1;
