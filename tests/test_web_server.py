@@ -24,6 +24,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from engine.frontend.web.server import MAX_MESSAGE, WebServer
+from tests.uci_driver import quiet_machine  # noqa: F401  (the fixture)
 
 TOKEN = "test-token-123"
 WAIT = 30.0                         # seconds a robot may take to start and answer
@@ -234,8 +235,9 @@ def test_robot_as_white_moves_first_and_keyboard_entry_answers():
     asyncio.run(scenario())
 
 
-def test_the_robot_never_flags_in_a_fast_game():
-    """Full strength with 3 seconds for the game: its go times leave it time for every move."""
+def test_the_robot_never_flags_in_a_fast_game(quiet_machine):
+    """Full strength with 3 seconds for the game: its go times leave it time for every move (a
+    timing test: skipped on a busy machine, like the engine's own time-forfeit tests)."""
     async def scenario():
         rng = random.Random(7)
         settings = dict(ROBOT_SETTINGS, elo=2070, clock="custom",
