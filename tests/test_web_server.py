@@ -548,16 +548,17 @@ def test_jitfish_web_prints_its_address_first_and_stops_on_ctrl_c():
     assert not [pid for pid in robots if _running(pid)], "the robot's process outlived the server"
 
 
-def test_another_host_prints_a_warning():
+def test_another_host_prints_a_warning_and_sigterm_stops_cleanly():
     process, _ = _start_command("--host", "0.0.0.0")
     try:
-        process.send_signal(signal.SIGINT)
+        process.terminate()
         out, err = process.communicate(timeout=30)
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
     assert "warning: listening on 0.0.0.0" in err and process.returncode == 0
+    assert "Jitfish web stopped." in out and "Traceback" not in err
 
 
 def test_only_the_command_line_imports_the_web_package():

@@ -15,6 +15,7 @@ import logging
 import random
 import sys
 from dataclasses import dataclass
+from typing import Callable
 
 import chess
 import chess.engine
@@ -117,6 +118,16 @@ async def _close_engine(engine: chess.engine.UciProtocol | None) -> None:
         log.exception("closing the engine")
 
 
+def _limit(clock: Clock | None, now: float, reserve: float) -> chess.engine.Limit:
+    """The search limit: the clocks mapped by `engine_times`, or a fixed time without a clock."""
+    if clock is None:
+        return chess.engine.Limit(time=UNTIMED_SECONDS)
+    times = engine_times(clock, now, RESERVE_SECONDS + reserve)
+    return chess.engine.Limit(white_clock=times["wtime"] / 1000, black_clock=times["btime"] / 1000,
+                              white_inc=times["winc"] / 1000, black_inc=times["binc"] / 1000,
+                              remaining_moves=times["movestogo"])
+
+
 class Robot:
     """Jitfish at one level, for one game at a time (a process per game, restarted if it dies)."""
 
@@ -140,23 +151,17 @@ class Robot:
             options["UCI_Elo"] = self.elo
         await self.engine.configure(options)
 
-    async def move(self, board: chess.Board, clock: Clock | None, now: float, reserve: float,
+    async def move(self, board: chess.Board, clock: Clock | None, now: Callable[[], float], reserve: float,
                    game: object) -> chess.Move:
         """The robot's move in `board` (cancel the call to stop the search). With a clock it is
-        told its time less `reserve`; `game` marks a new game for the engine (ucinewgame)."""
-        if clock is not None:
-            times = engine_times(clock, now, RESERVE_SECONDS + reserve)
-            limit = chess.engine.Limit(white_clock=times["wtime"] / 1000, black_clock=times["btime"] / 1000,
-                                       white_inc=times["winc"] / 1000, black_inc=times["binc"] / 1000,
-                                       remaining_moves=times["movestogo"])
-        else:
-            limit = chess.engine.Limit(time=UNTIMED_SECONDS)
+        told its time as it is when the search starts (after any wait for the process), less
+        `reserve`; `game` marks a new game for the engine (ucinewgame)."""
         async with self.lock:
             for attempt in (1, 2):
                 try:
                     if self.engine is None:
                         await self._configure()
-                    result = await self.engine.play(board, limit, game=game)
+                    result = await self.engine.play(board, _limit(clock, now(), reserve), game=game)
                 except chess.engine.EngineTerminatedError as exc:
                     log.warning("the robot's engine died (%s); restarting it", exc)
                     await _close_engine(self.engine)

@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import secrets
+import signal
 import sys
 import time
 import webbrowser
@@ -302,6 +303,10 @@ async def serve(host: str, port: int | None, open_browser: bool) -> None:
     a port, DEFAULT_PORT if it is free (the browser keeps a page's settings per port), else any."""
     token = secrets.token_urlsafe(16)
     server = WebServer(token, host)
+    try:                                  # SIGTERM (a service manager, `kill`) stops as cleanly as Ctrl-C
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, asyncio.current_task().cancel)
+    except (NotImplementedError, RuntimeError):   # Windows
+        pass
     runner = web.AppRunner(server.app(), access_log=None, handle_signals=False)
     await runner.setup()
     try:
@@ -338,7 +343,7 @@ def main(host: str, port: int | None, open_browser: bool) -> int:
         return 2
     try:
         asyncio.run(serve(host, port, open_browser))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):
         pass
     except OSError as exc:
         print(f"error: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)

@@ -282,7 +282,7 @@ class Session:
         pause = 0.0
         if game.settings.pause:
             pause = human_pause(game.settings.elo, game.clock, board.turn, len(game.plies), start, self.rng)
-        move = await self.robot.move(board, game.clock, start, pause, self.game_marker)
+        move = await self.robot.move(board, game.clock, self.now, pause, self.game_marker)
         wait = pause - (self.now() - start)
         if wait > 0:
             await asyncio.sleep(wait)
