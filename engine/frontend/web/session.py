@@ -36,7 +36,6 @@ class Session:
         self.robot: Robot | None = None
         self.send: Send | None = None
         self.last_seen = now()
-        self.generation = 0                    # bumped by anything that invalidates a robot search
         self.robot_task: asyncio.Task | None = None
         self.side_tasks: set[asyncio.Task] = set()
         self.flag_timer: asyncio.TimerHandle | None = None
@@ -151,15 +150,16 @@ class Session:
         game.offer_draw(who)
         await self._changed()
         if game.human is not None:
-            self._spawn(self._robot_answers_draw(game, self.generation))
+            self._spawn(self._robot_answers_draw(game))
 
-    async def _robot_answers_draw(self, game: Game, generation: int) -> None:
+    async def _robot_answers_draw(self, game: Game) -> None:
+        """Judge the position of the offer; answer if the offer still stands in the same game."""
         try:
             accept = await self.adviser.accept_for(game.board.copy(), not game.human)
         except RobotError as exc:
             accept = False
             log.warning("draw judgement failed: %s", exc)
-        if game is not self.game or generation != self.generation or game.draw_offer != game.human:
+        if game is not self.game or game.over or game.draw_offer != game.human:
             return
         game.answer_draw(not game.human, accept, self.now())
         if accept:
@@ -231,10 +231,9 @@ class Session:
 
     async def _changed(self) -> None:
         """After any change: the flag timer, the robot's turn, and the new state to the page."""
-        self.generation += 1
         self._arm_flag_timer()
         if self.game.robot_to_move() and self.robot_task is None and not self.problem:
-            self.robot_task = asyncio.create_task(self._robot_turn(self.game, self.generation))
+            self.robot_task = asyncio.create_task(self._robot_turn(self.game))
         await self.push_state()
 
     def _spawn(self, coroutine: Awaitable[None]) -> None:
@@ -248,14 +247,13 @@ class Session:
             log.error("session task failed", exc_info=task.exception())
 
     def _stop_robot(self) -> None:
-        self.generation += 1
         if self.robot_task is not None:
             self.robot_task.cancel()               # python-chess sends `stop` to the engine
             self.robot_task = None
 
-    async def _robot_turn(self, game: Game, generation: int) -> None:
+    async def _robot_turn(self, game: Game) -> None:
         try:
-            await self._robot_moves(game, generation)
+            await self._robot_moves(game)
         except asyncio.CancelledError:
             raise
         except RobotError as exc:
@@ -272,7 +270,8 @@ class Session:
         if game is self.game:
             await self._changed()
 
-    async def _robot_moves(self, game: Game, generation: int) -> None:
+    async def _robot_moves(self, game: Game) -> None:
+        """Claim a draw, or search and (after the human-like pause) play, unless the game moved on."""
         board = game.board.copy()
         if game.claimable() and await self._robot_claims(board):
             if game is self.game and game.board.fen() == board.fen() and not game.over:
