@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import os
 import random
 import re
 import signal
@@ -513,8 +514,10 @@ def _running(pid: int) -> bool:
 
 
 def _start_command(*extra: str) -> tuple[subprocess.Popen, str]:
+    """`jitfish web` in a process group of its own, as a terminal would start it."""
     process = subprocess.Popen([sys.executable, "-m", "engine.frontend.cli", "web", "--no-browser", "--port", "0",
-                                *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
     first = process.stdout.readline()
     match = re.fullmatch(r"Jitfish web: (http://127\.0\.0\.1:(\d+)/\?token=([\w-]{16,}))\n", first)
     assert match, f"first line {first!r}"
@@ -537,7 +540,7 @@ def test_jitfish_web_prints_its_address_first_and_stops_on_ctrl_c():
         asyncio.run(robot_game())
         robots = _children(process.pid)
         assert robots, "the robot should run as a child process"
-        process.send_signal(signal.SIGINT)
+        os.killpg(process.pid, signal.SIGINT)                  # Ctrl-C: the terminal signals the group
         out, err = process.communicate(timeout=30)
     finally:
         if process.poll() is None:

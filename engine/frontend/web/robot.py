@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import subprocess
 import sys
 from dataclasses import dataclass
 from typing import Callable
@@ -27,6 +28,10 @@ from engine.frontend.web.clock import Clock, engine_times
 log = logging.getLogger(__name__)
 
 ENGINE_COMMAND = [sys.executable, "-m", "engine.frontend.cli"]   # the same Python, the same package
+# The engines run in a process group of their own: Ctrl-C in the terminal reaches only the server,
+# which then ends them cleanly (instead of each engine printing its own KeyboardInterrupt).
+OWN_GROUP: dict[str, object] = ({"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP} if sys.platform == "win32"
+                                else {"start_new_session": True})
 UNTIMED_SECONDS = 1.5          # full strength without a clock thinks this long per move
 HINT_SECONDS = 1.0
 DRAW_JUDGE_SECONDS = 0.4
@@ -99,7 +104,7 @@ class Suggestion:
 
 async def _open_engine() -> chess.engine.UciProtocol:
     try:
-        _, engine = await asyncio.wait_for(chess.engine.popen_uci(ENGINE_COMMAND), START_TIMEOUT)
+        _, engine = await asyncio.wait_for(chess.engine.popen_uci(ENGINE_COMMAND, **OWN_GROUP), START_TIMEOUT)
         await engine.configure({"Move Overhead": MOVE_OVERHEAD_MS})
         await asyncio.wait_for(engine.ping(), START_TIMEOUT)
     except (OSError, chess.engine.EngineError, asyncio.TimeoutError) as exc:
