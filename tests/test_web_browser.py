@@ -219,6 +219,11 @@ def test_keyboard_entry_take_back_and_reload_resume(open_page):
     page.press("#move-input", "Enter")
     expect(page.locator("#status")).to_have_class("error")
     assert "not a legal move" in page.inner_text("#status") and moves_of(page) == moves
+    page.click("#new-game")                               # a game in progress: asks first
+    expect(page.locator("#new-game")).to_have_class(re.compile("confirm"))
+    assert moves_of(page) == moves
+    page.click("#new-game")
+    wait_moves(page, 0)
     assert watched.problems == [], watched.problems
 
 

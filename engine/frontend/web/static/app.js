@@ -129,12 +129,14 @@
     }
     if (newGame) lowWarned = {white: false, black: false};
     if (grew) playMoveSound();
+    const animate = grew && viewPly === null && game.last ? game.last : null;
     if (game.clock) {
       clockBase = Object.assign({at: performance.now()}, game.clock);
     } else {
       clockBase = null;
     }
     render();
+    if (animate) board.animateMove(animate.from, animate.to);
     if (previous && !newGame && !previous.over && game.over) {
       sounds.play("end");
       showGameOver();
@@ -297,6 +299,8 @@
     el.textContent = text;
     el.className = kind;
     if (game) {
+      const mine = !game.over && (!game.human || game.turn === game.human);
+      document.title = game.over ? "Game over · Jitfish" : mine && game.human ? "Your move · Jitfish" : "Jitfish";
       const s = game.settings;
       const who = game.human ? `${game.players[game.human === "white" ? "black" : "white"]}` : "Two players";
       $("game-info").textContent = [who, s.clock_label, s.chess960 ? "Chess960" : ""].filter(Boolean).join(" · ");
@@ -404,23 +408,29 @@
   $("accept-draw").addEventListener("click", () => send({type: "answer_draw", accept: true}));
   $("decline-draw").addEventListener("click", () => send({type: "answer_draw", accept: false}));
 
-  let resignTimer = null;
-  $("resign").addEventListener("click", () => {
-    const button = $("resign");
-    if (!button.classList.contains("confirm")) {
-      button.classList.add("confirm");
-      button.textContent = "Really resign?";
-      resignTimer = setTimeout(resetResign, 3000);
-      return;
-    }
-    resetResign();
-    send({type: "resign"});
-  });
-  function resetResign() {
-    clearTimeout(resignTimer);
-    $("resign").classList.remove("confirm");
-    $("resign").textContent = "Resign";
+  // A button that asks "are you sure?" first: the first click changes its text for 3 seconds,
+  // a second click within them acts. `needed()` says whether to ask at all.
+  function confirming(id, question, needed, action) {
+    const button = $(id);
+    const label = button.textContent;
+    let timer = null;
+    const reset = () => {
+      clearTimeout(timer);
+      button.classList.remove("confirm");
+      button.textContent = label;
+    };
+    button.addEventListener("click", () => {
+      if (needed() && !button.classList.contains("confirm")) {
+        button.classList.add("confirm");
+        button.textContent = question;
+        timer = setTimeout(reset, 3000);
+        return;
+      }
+      reset();
+      action();
+    });
   }
+  confirming("resign", "Really resign?", () => true, () => send({type: "resign"}));
 
   function downloadPgn() {
     if (!game) return;
@@ -587,7 +597,9 @@
     if ($("game-over").open) $("game-over").close();
     send({type: "new_game", settings});
   }
-  $("new-game").addEventListener("click", () => startGame(readSettings()));
+  // Starting anew abandons a game in progress: that asks first.
+  confirming("new-game", "Abandon this game? Click again", () => !!game && !game.over && game.moves.length > 0,
+             () => startGame(readSettings()));
   $("again").addEventListener("click", () => { if (game) startGame(game.settings); });
   $("over-new").addEventListener("click", () => {
     $("game-over").close();

@@ -233,6 +233,7 @@ class ChessBoard {
     const target = this.squareAt(event.clientX, event.clientY);
     this.endDrag(drag);
     if (target && target !== drag.from && (this.legal[drag.from] || []).includes(target)) {
+      this.dropped = drag.from + target;   // already where it was dropped: no slide for this move
       this.tryMove(drag.from, target);
     } else if (target !== drag.from) {
       this.select(null);               // dropped off the legal squares: the piece snaps back
@@ -325,6 +326,22 @@ class ChessBoard {
     const cancel = this.chooserCancel;
     this.chooserCancel = null;
     if (cancel) cancel();
+  }
+
+  // Slide the piece now on `to` from `from` (a move that arrived from the server or a click-click).
+  animateMove(from, to) {
+    if (this.dropped === from + to) { this.dropped = null; return; }
+    this.dropped = null;
+    const img = this.squares[to] && this.squares[to].querySelector("img.piece");
+    if (!img || !this.squares[from]) return;
+    const a = this.squares[from].getBoundingClientRect(), b = this.squares[to].getBoundingClientRect();
+    img.style.transition = "none";
+    img.style.transform = `translate(${a.left - b.left}px, ${a.top - b.top}px)`;
+    img.style.zIndex = "3";
+    img.getBoundingClientRect();       // apply the start position before the transition
+    img.style.transition = "transform 0.18s ease-out";
+    img.style.transform = "";
+    img.addEventListener("transitionend", () => { img.style.transition = ""; img.style.zIndex = ""; }, {once: true});
   }
 
   showArrow(from, to) {
