@@ -1,10 +1,11 @@
-# Jitfish: `make run` starts the engine, `make test` runs the tests; both set up .venv/ first.
+# Jitfish: `make run` starts the engine, `make web` the browser game, `make test` runs the tests;
+# all set up .venv/ first.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-slow bench clean
+.PHONY: install run web test test-slow bench clean
 
 install: $(STAMP)
 
@@ -17,6 +18,9 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	exec $(BIN)/jitfish
+
+web: $(STAMP)
+	exec $(BIN)/jitfish web
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -1,5 +1,5 @@
 """Command line: `jitfish` runs the UCI loop; subcommands run perft, suites, benchmarks, a game in
-the terminal and the analysis of PGN games.
+the terminal or in the browser, and the analysis of PGN games.
 
 Heavy modules are imported inside the subcommands so that plain `jitfish` answers `uci` at once.
 """
@@ -72,6 +72,12 @@ def _analyse(args: argparse.Namespace) -> int:
     return analyse_main(args)
 
 
+def _web(args: argparse.Namespace) -> int:
+    from engine.frontend.web.server import main as web_main
+
+    return web_main(args.host, args.port, not args.no_browser)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from engine.frontend.bench import BENCH_DEPTH
     from engine.fen import STARTING_FEN
@@ -120,6 +126,13 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("-q", "--quiet", action="store_true", help="no progress bar or messages on stderr "
                          "(errors still go there)")
     analyse.set_defaults(run=_analyse)
+    web = sub.add_parser("web", help="play in the browser against the engine or a friend (a local web page)")
+    web.add_argument("--port", type=int, default=None,
+                     help="port to listen on (default 8960, or any free one if that is taken; 0: any free port)")
+    web.add_argument("--host", default="127.0.0.1",
+                     help="address to listen on (default 127.0.0.1, this computer only; others print a warning)")
+    web.add_argument("--no-browser", action="store_true", help="do not open the page in the default browser")
+    web.set_defaults(run=_web)
     sub.add_parser("uci", help="run the UCI loop (the default)")
     return parser
 

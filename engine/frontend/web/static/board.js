@@ -1,0 +1,377 @@
+// The chess board widget of `jitfish web`: draws a position, lets the player move by drag and drop
+// or by clicking a piece then a square (mouse and touch), shows legal destinations, the last
+// move, check, a hint arrow and the promotion chooser. It knows no chess rules: the legal moves
+// come from the server (through app.js) as {from: [to, ...]}.
+"use strict";
+
+const FILES = "abcdefgh";
+const PIECE_NAMES = {p: "P", n: "N", b: "B", r: "R", q: "Q", k: "K"};
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function pieceUrl(piece) {           // piece: FEN letter, upper case for White
+  const colour = piece === piece.toUpperCase() ? "w" : "b";
+  return `static/pieces/${colour}${PIECE_NAMES[piece.toLowerCase()]}.svg`;
+}
+
+// The piece placement of a FEN as {square: letter}.
+function parsePlacement(fen) {
+  const placement = {};
+  const ranks = fen.split(" ")[0].split("/");
+  ranks.forEach((row, index) => {
+    let file = 0;
+    for (const ch of row) {
+      if (ch >= "1" && ch <= "8") {
+        file += Number(ch);
+      } else {
+        placement[FILES[file] + (8 - index)] = ch;
+        file += 1;
+      }
+    }
+  });
+  return placement;
+}
+
+class ChessBoard {
+  // el: an empty element; onMove(from, to, promotion) is called for a move the player made.
+  constructor(el, onMove) {
+    this.el = el;
+    this.onMove = onMove;
+    this.orientation = "white";
+    this.placement = {};
+    this.legal = {};                 // from -> [to, ...] for the side the player may move
+    this.promotions = new Set();     // "e7e8" for moves that promote
+    this.movable = null;             // "white", "black" or null: whose pieces may be moved
+    this.selected = null;
+    this.drag = null;
+    this.squares = {};
+    this.build();
+  }
+
+  build() {
+    this.el.classList.add("board");
+    this.grid = document.createElement("div");
+    this.grid.className = "squares";
+    for (let i = 0; i < 64; i++) {
+      const square = document.createElement("div");
+      square.className = "square";
+      this.grid.appendChild(square);
+    }
+    this.el.appendChild(this.grid);
+    this.arrowLayer = document.createElementNS(SVG_NS, "svg");
+    this.arrowLayer.setAttribute("class", "arrows");
+    this.arrowLayer.setAttribute("viewBox", "0 0 8 8");
+    this.arrowLayer.innerHTML = '<defs><marker id="arrowhead" markerWidth="4" markerHeight="4" refX="2.05" ' +
+      'refY="2" orient="auto"><path d="M0,0 V4 L3,2 Z"></path></marker></defs>';
+    this.el.appendChild(this.arrowLayer);
+    this.layout();
+    this.grid.addEventListener("pointerdown", (e) => this.pointerDown(e));
+    window.addEventListener("pointermove", (e) => this.pointerMove(e));
+    window.addEventListener("pointerup", (e) => this.pointerUp(e));
+    window.addEventListener("pointercancel", () => this.cancelDrag());
+    this.grid.addEventListener("contextmenu", (e) => e.preventDefault());
+  }
+
+  // Name the 64 cells for the orientation (white or black at the bottom) and add coordinates.
+  layout() {
+    const cells = this.grid.children;
+    this.squares = {};
+    for (let i = 0; i < 64; i++) {
+      const row = Math.floor(i / 8), col = i % 8;
+      const file = this.orientation === "white" ? col : 7 - col;
+      const rank = this.orientation === "white" ? 8 - row : row + 1;
+      const name = FILES[file] + rank;
+      const cell = cells[i];
+      cell.dataset.square = name;
+      cell.className = "square " + ((file + rank) % 2 === 0 ? "dark" : "light");
+      cell.textContent = "";
+      if (col === 0) this.addCoordinate(cell, "rank", String(rank));
+      if (row === 7) this.addCoordinate(cell, "file", FILES[file]);
+      this.squares[name] = cell;
+    }
+    this.drawPieces(true);
+    this.drawMarks();
+  }
+
+  addCoordinate(cell, kind, text) {
+    const label = document.createElement("span");
+    label.className = "coord " + kind;
+    label.textContent = text;
+    cell.appendChild(label);
+  }
+
+  setOrientation(orientation) {
+    if (orientation === this.orientation) return;
+    this.orientation = orientation;
+    this.hideArrow();
+    this.layout();
+  }
+
+  setPosition(fen) {
+    this.placement = parsePlacement(fen);
+    this.drawPieces(false);
+  }
+
+  drawPieces(all) {
+    for (const [name, cell] of Object.entries(this.squares)) {
+      const piece = this.placement[name] || null;
+      let img = cell.querySelector("img.piece");
+      if (!piece) {
+        if (img) img.remove();
+        continue;
+      }
+      if (!img) {
+        img = document.createElement("img");
+        img.className = "piece";
+        img.draggable = false;
+        img.alt = piece;
+        cell.appendChild(img);
+      }
+      if (all || img.dataset.piece !== piece) {
+        img.src = pieceUrl(piece);
+        img.dataset.piece = piece;
+        img.alt = (piece === piece.toUpperCase() ? "white " : "black ") +
+          {p: "pawn", n: "knight", b: "bishop", r: "rook", q: "queen", k: "king"}[piece.toLowerCase()];
+      }
+    }
+  }
+
+  // Which side may move now and its legal moves ({} and null to freeze the board).
+  setMovable(colour, legal, promotions) {
+    this.movable = colour;
+    this.legal = legal || {};
+    this.promotions = new Set(promotions || []);
+    if (this.selected && !(this.legal[this.selected] || []).length) this.selected = null;
+    this.drawMarks();
+  }
+
+  setHighlights(last, check) {
+    this.last = last;
+    this.check = check;
+    this.drawMarks();
+  }
+
+  drawMarks() {
+    for (const [name, cell] of Object.entries(this.squares)) {
+      cell.classList.toggle("last-move", !!this.last && (this.last.from === name || this.last.to === name));
+      cell.classList.toggle("check", this.check === name);
+      cell.classList.toggle("selected", this.selected === name);
+      const target = !!this.selected && (this.legal[this.selected] || []).includes(name);
+      cell.classList.toggle("target", target && !this.placement[name]);
+      cell.classList.toggle("capture-target", target && !!this.placement[name]);
+    }
+  }
+
+  owns(name) {
+    const piece = this.placement[name];
+    if (!piece || !this.movable) return false;
+    const white = piece === piece.toUpperCase();
+    return (this.movable === "white") === white;
+  }
+
+  select(name) {
+    this.selected = name;
+    this.drawMarks();
+  }
+
+  squareAt(x, y) {
+    const el = document.elementFromPoint(x, y);
+    const cell = el && el.closest("[data-square]");
+    return cell && this.el.contains(cell) ? cell.dataset.square : null;
+  }
+
+  pointerDown(event) {
+    if (event.button !== undefined && event.button !== 0) return;
+    const name = this.squareAt(event.clientX, event.clientY);
+    if (!name) return;
+    if (this.selected && this.selected !== name && (this.legal[this.selected] || []).includes(name)) {
+      event.preventDefault();
+      this.tryMove(this.selected, name);
+      return;
+    }
+    if (this.owns(name) && (this.legal[name] || []).length) {
+      event.preventDefault();
+      const again = this.selected === name;
+      this.select(name);
+      const img = this.squares[name].querySelector("img.piece");
+      this.drag = {from: name, x: event.clientX, y: event.clientY, moved: false, img, ghost: null, again,
+                   pointer: event.pointerId};
+      return;
+    }
+    if (this.selected) this.select(null);
+  }
+
+  pointerMove(event) {
+    const drag = this.drag;
+    if (!drag || event.pointerId !== drag.pointer) return;
+    const distance = Math.hypot(event.clientX - drag.x, event.clientY - drag.y);
+    if (!drag.moved && distance < 4) return;
+    event.preventDefault();
+    if (!drag.moved) {
+      drag.moved = true;
+      const size = this.squares[drag.from].getBoundingClientRect().width;
+      const ghost = drag.img.cloneNode();
+      ghost.className = "piece ghost";
+      ghost.style.width = ghost.style.height = size + "px";
+      document.body.appendChild(ghost);
+      drag.ghost = ghost;
+      drag.size = size;
+      drag.img.classList.add("dragging");
+    }
+    drag.ghost.style.transform = `translate(${event.clientX - drag.size / 2}px, ${event.clientY - drag.size / 2}px)`;
+    const over = this.squareAt(event.clientX, event.clientY);
+    for (const cell of Object.values(this.squares)) cell.classList.toggle("drag-over", cell.dataset.square === over);
+  }
+
+  pointerUp(event) {
+    const drag = this.drag;
+    if (!drag || event.pointerId !== drag.pointer) return;
+    this.drag = null;
+    if (!drag.moved) {                 // a click: a second click on the selected piece unselects it
+      if (drag.again) this.select(null);
+      return;
+    }
+    const target = this.squareAt(event.clientX, event.clientY);
+    this.endDrag(drag);
+    if (target && target !== drag.from && (this.legal[drag.from] || []).includes(target)) {
+      this.dropped = drag.from + target;   // already where it was dropped: no slide for this move
+      this.tryMove(drag.from, target);
+    } else if (target !== drag.from) {
+      this.select(null);               // dropped off the legal squares: the piece snaps back
+    }
+  }
+
+  cancelDrag() {
+    if (this.drag) this.endDrag(this.drag);
+    this.drag = null;
+  }
+
+  endDrag(drag) {
+    if (drag.ghost) drag.ghost.remove();
+    if (drag.img) drag.img.classList.remove("dragging");
+    for (const cell of Object.values(this.squares)) cell.classList.remove("drag-over");
+  }
+
+  async tryMove(from, to) {
+    this.select(null);
+    let promotion = null;
+    if (this.promotions.has(from + to)) {
+      const white = this.placement[from] === this.placement[from].toUpperCase();
+      promotion = await this.choosePromotion(to, white ? "white" : "black");
+      if (!promotion) return;          // chooser closed: nothing moves
+    }
+    // Show the move at once; the server's answer redraws the position (a refusal puts it back).
+    this.placement[to] = promotion ? (this.placement[from] === "P" ? promotion.toUpperCase() : promotion)
+                                   : this.placement[from];
+    delete this.placement[from];
+    this.drawPieces(false);
+    this.setMovable(null, {}, []);
+    this.onMove(from, to, promotion);
+  }
+
+  // The four pieces to promote to, over the target square's file; resolves to q/r/b/n or null.
+  choosePromotion(to, colour) {
+    this.closeChooser();
+    return new Promise((resolve) => {
+      const chooser = document.createElement("div");
+      chooser.className = "promotion-chooser";
+      chooser.setAttribute("role", "dialog");
+      chooser.setAttribute("aria-label", "Promote to");
+      const cell = this.squares[to];
+      const top = cell.offsetTop < this.el.clientHeight / 2;
+      chooser.style.left = cell.offsetLeft + "px";
+      chooser.style.width = cell.offsetWidth + "px";
+      chooser.style[top ? "top" : "bottom"] = "0px";
+      const names = {q: "Queen", r: "Rook", b: "Bishop", n: "Knight"};
+      for (const letter of ["q", "n", "r", "b"]) {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "promotion-choice";
+        button.dataset.piece = letter;
+        button.title = names[letter];
+        button.style.height = cell.offsetHeight + "px";
+        const img = document.createElement("img");
+        img.src = pieceUrl(colour === "white" ? letter.toUpperCase() : letter);
+        img.alt = names[letter];
+        button.appendChild(img);
+        button.addEventListener("click", (e) => { e.stopPropagation(); finish(letter); });
+        chooser.appendChild(button);
+      }
+      const backdrop = document.createElement("div");
+      backdrop.className = "promotion-backdrop";
+      const finish = (letter) => {
+        this.chooserCancel = null;     // answered: closing is no cancellation
+        this.closeChooser();
+        resolve(letter);
+      };
+      backdrop.addEventListener("pointerdown", (e) => { e.stopPropagation(); finish(null); });
+      this.chooserKeys = (e) => {
+        const letter = e.key.toLowerCase();
+        if ("qrbn".includes(letter) && letter.length === 1) finish(letter);
+        else if (e.key === "Escape") finish(null);
+      };
+      window.addEventListener("keydown", this.chooserKeys);
+      this.el.appendChild(backdrop);
+      this.el.appendChild(chooser);
+      this.chooser = [backdrop, chooser];
+      this.chooserCancel = () => resolve(null);
+      chooser.querySelector("button").focus();
+    });
+  }
+
+  closeChooser() {
+    if (!this.chooser) return;
+    this.chooser.forEach((el) => el.remove());
+    window.removeEventListener("keydown", this.chooserKeys);
+    this.chooser = null;
+    const cancel = this.chooserCancel;
+    this.chooserCancel = null;
+    if (cancel) cancel();
+  }
+
+  // Slide the piece now on `to` from `from` (a move that arrived from the server or a click-click).
+  animateMove(from, to) {
+    if (this.dropped === from + to) { this.dropped = null; return; }
+    this.dropped = null;
+    const img = this.squares[to] && this.squares[to].querySelector("img.piece");
+    if (!img || !this.squares[from]) return;
+    const a = this.squares[from].getBoundingClientRect(), b = this.squares[to].getBoundingClientRect();
+    img.style.transition = "none";
+    img.style.transform = `translate(${a.left - b.left}px, ${a.top - b.top}px)`;
+    img.style.zIndex = "3";
+    img.getBoundingClientRect();       // apply the start position before the transition
+    img.style.transition = "transform 0.18s ease-out";
+    img.style.transform = "";
+    img.addEventListener("transitionend", () => { img.style.transition = ""; img.style.zIndex = ""; }, {once: true});
+  }
+
+  showArrow(from, to) {
+    this.hideArrow();
+    const centre = (name) => {
+      const file = FILES.indexOf(name[0]), rank = Number(name[1]);
+      const x = this.orientation === "white" ? file : 7 - file;
+      const y = this.orientation === "white" ? 8 - rank : rank - 1;
+      return [x + 0.5, y + 0.5];
+    };
+    const [x1, y1] = centre(from), [x2, y2] = centre(to);
+    const length = Math.hypot(x2 - x1, y2 - y1);
+    const shorten = 0.35 / length;
+    const line = document.createElementNS(SVG_NS, "line");
+    line.setAttribute("class", "hint-arrow");
+    line.setAttribute("x1", x1);
+    line.setAttribute("y1", y1);
+    line.setAttribute("x2", x2 - (x2 - x1) * shorten);
+    line.setAttribute("y2", y2 - (y2 - y1) * shorten);
+    line.setAttribute("marker-end", "url(#arrowhead)");
+    line.dataset.from = from;
+    line.dataset.to = to;
+    this.arrowLayer.appendChild(line);
+  }
+
+  hideArrow() {
+    this.arrowLayer.querySelectorAll("line").forEach((line) => line.remove());
+  }
+}
+
+window.ChessBoard = ChessBoard;
+window.parsePlacement = parsePlacement;
+window.pieceUrl = pieceUrl;

@@ -1,0 +1,323 @@
+"""`jitfish web` in a real browser: Debian's Chromium driven by Playwright, against the real
+`jitfish web` command. Games are played by clicks (and one drag) on the `data-square` cells and
+the documented ids; screenshots at phone and desktop sizes go to tests/artifacts/web/.
+
+Without /usr/bin/chromium (or the playwright package) these tests skip, except under CI
+(CI=true), where .ci/run installs Chromium first and a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import chess
+import pytest
+
+try:
+    from playwright.sync_api import expect
+except ImportError:                 # reported by the skip (or failure under CI) below
+    expect = None
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts" / "web"
+DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+ROBOT_WAIT_MS = 30000            # a robot process may take a while to start on a loaded machine
+
+
+def _browser_missing() -> str | None:
+    if not os.path.exists(CHROMIUM):
+        return f"{CHROMIUM} is not installed (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install -e '.[test]')"
+    return None
+
+
+MISSING = _browser_missing()
+if MISSING and os.environ.get("CI") == "true":
+    pytest.fail(f"browser tests cannot run under CI: {MISSING}", pytrace=False)
+pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+
+
+@pytest.fixture(scope="module")
+def server_url():
+    """`jitfish web --no-browser --port 0` as a user would start it; its first line is the address."""
+    process = subprocess.Popen([sys.executable, "-m", "engine.frontend.cli", "web", "--no-browser", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = process.stdout.readline()
+        match = re.fullmatch(r"Jitfish web: (http://127\.0\.0\.1:\d+/\?token=\S+)\n", first)
+        assert match, f"unexpected first line {first!r}; stderr: {process.stderr.read() if process.poll() else ''}"
+        yield match.group(1)
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Watched:
+    """A page whose console errors and uncaught exceptions are collected."""
+
+    def __init__(self, browser, url: str, viewport: dict) -> None:
+        self.context = browser.new_context(viewport=viewport, accept_downloads=True)
+        self.page = self.context.new_page()
+        self.problems: list[str] = []
+        self.page.on("console", lambda m: self.problems.append(f"console {m.type}: {m.text}")
+                     if m.type in ("error", "warning") else None)
+        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        self.page.goto(url)
+        self.page.wait_for_selector("[data-square='e1'] img.piece")
+        expect(self.page.locator("#level option")).not_to_have_count(0)
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def open_page(browser, server_url):
+    pages = []
+
+    def opener(viewport: dict = DESKTOP) -> Watched:
+        watched = Watched(browser, server_url, viewport)
+        pages.append(watched)
+        return watched
+
+    yield opener
+    for watched in pages:
+        watched.close()
+
+
+def click_move(page, uci: str) -> None:
+    page.click(f"[data-square='{uci[:2]}']")
+    page.click(f"[data-square='{uci[2:4]}']")
+
+
+def moves_of(page) -> list[str]:
+    return page.locator("#moves .move").all_inner_texts()
+
+
+def wait_moves(page, count: int) -> list[str]:
+    """The move list once it has `count` moves (no eval in the page: its CSP forbids it)."""
+    expect(page.locator("#moves .move")).to_have_count(count, timeout=ROBOT_WAIT_MS)
+    return moves_of(page)
+
+
+def board_of(page, start_fen: str) -> chess.Board:
+    board = chess.Board(start_fen)
+    for san in moves_of(page):
+        board.push_san(san)
+    return board
+
+
+def start(page, opponent: str, *, position: str = "", clock: str = "none", level: str = "400",
+          pause: bool = False, color: str = "white") -> None:
+    """Fill the new-game form through its controls and start."""
+    page.select_option("#opponent", opponent)
+    if opponent == "robot":
+        page.select_option("#color", color)
+        page.select_option("#level", level)
+        page.set_checked("#pause", pause)
+    page.select_option("#clock", clock)
+    if page.get_attribute("#position-box", "open") is None:
+        page.click("#position-box summary")
+    page.fill("#position", position)
+    page.click("#new-game")
+    wait_moves(page, 0)
+
+
+def test_page_loads_clean_and_screenshots(open_page):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        watched = open_page(viewport)
+        page = watched.page
+        start(page, "robot", clock="5+0", level="1200", pause=True)
+        click_move(page, "e2e4")
+        wait_moves(page, 2)
+        page.click("[data-square='g1']")              # show the legal-move dots
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=name == "phone")
+        squares = page.locator("[data-square]")
+        assert squares.count() == 64
+        box = page.locator("#board").bounding_box()
+        assert box["width"] <= viewport["width"] and abs(box["width"] - box["height"]) < 2
+        assert box["width"] >= min(viewport["width"] - 40, 600), "the board should fill the screen"
+        assert watched.problems == [], watched.problems
+
+
+def test_a_game_against_the_robot_played_by_clicks(open_page):
+    watched = open_page()
+    page = watched.page
+    fen = "k7/8/1K6/8/8/8/8/2R5 w - - 0 1"              # mate in two, whatever the robot does
+    start(page, "robot", position=fen)
+    page.click("#hint")
+    page.wait_for_selector(".hint-arrow", state="attached", timeout=ROBOT_WAIT_MS)
+    page.click("#flip")                                   # flip and back: the board redraws
+    assert page.locator("#board .square").first.get_attribute("data-square") == "h1"
+    page.click("#flip")
+    click_move(page, "c1d1")
+    wait_moves(page, 2)
+    board = board_of(page, fen)
+    assert page.locator("[data-square='d1'].last-move").count() == 0   # the robot's move is the last
+    mate = next(m for m in board.legal_moves if _mates(board, m))
+    click_move(page, mate.uci())
+    page.wait_for_selector("#game-over[open]", timeout=ROBOT_WAIT_MS)
+    assert "You won" in page.inner_text("#over-title")
+    assert page.inner_text("#status") == "Checkmate: White wins"
+    assert page.inner_text("#over-reason") == "Checkmate: White wins"
+    with page.expect_download() as download:
+        page.click("#over-pgn")
+    pgn = Path(download.value.path()).read_text()
+    assert '[Result "1-0"]' in pgn and f'[FEN "{fen}"]' in pgn and "1-0" in pgn.split("\n\n")[-1]
+    page.click("#again")                                  # same settings: the same start again
+    expect(page.locator("#game-over")).to_be_hidden()
+    wait_moves(page, 0)
+    assert page.locator("[data-square='c1'] img[data-piece='R']").count() == 1
+    assert watched.problems == [], watched.problems
+
+
+def _mates(board: chess.Board, move: chess.Move) -> bool:
+    board.push(move)
+    try:
+        return board.is_checkmate()
+    finally:
+        board.pop()
+
+
+def test_keyboard_entry_take_back_and_reload_resume(open_page):
+    watched = open_page()
+    page = watched.page
+    start(page, "robot")
+    page.fill("#move-input", "e4")
+    page.press("#move-input", "Enter")
+    first = wait_moves(page, 2)
+    assert first[0] == "e4"
+    expect(page.locator("#takeback")).to_be_enabled()
+    page.click("#takeback")
+    wait_moves(page, 0)
+    click_move(page, "d2d4")
+    moves = wait_moves(page, 2)
+    page.reload()                                         # the game goes on after a reload
+    assert wait_moves(page, 2) == moves
+    assert page.locator("[data-square='d4'] img[data-piece='P']").count() == 1
+    page.fill("#move-input", "Ke5")                       # not legal: an error, nothing changes
+    page.press("#move-input", "Enter")
+    expect(page.locator("#status")).to_have_class("error")
+    assert "not a legal move" in page.inner_text("#status") and moves_of(page) == moves
+    page.click("#new-game")                               # a game in progress: asks first
+    expect(page.locator("#new-game")).to_have_class(re.compile("confirm"))
+    assert moves_of(page) == moves
+    page.click("#new-game")
+    wait_moves(page, 0)
+    assert watched.problems == [], watched.problems
+
+
+def test_a_two_person_game_with_drag_and_drop_and_navigation(open_page):
+    watched = open_page()
+    page = watched.page
+    start(page, "human")
+    click_move(page, "f2f3")
+    wait_moves(page, 1)
+    click_move(page, "e7e5")
+    wait_moves(page, 2)
+    # g2-g4 dragged with the mouse
+    source = page.locator("[data-square='g2']").bounding_box()
+    target = page.locator("[data-square='g4']").bounding_box()
+    page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(target["x"] + 10, target["y"] + 10, steps=5)
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=3)
+    page.mouse.up()
+    wait_moves(page, 3)
+    # an illegal drag snaps back
+    page.click("[data-square='a7']")
+    page.click("[data-square='a4']")
+    assert page.locator("[data-square='a7'] img").count() == 1 and len(moves_of(page)) == 3
+    click_move(page, "d8h4")
+    page.wait_for_selector("#game-over[open]")
+    assert "Black wins" in page.inner_text("#over-title")
+    assert moves_of(page) == ["f3", "e5", "g4", "Qh4#"]
+    assert page.locator("[data-square='e1'].check").count() == 1
+    page.click("#over-close")
+    page.locator("#moves .move").first.click()            # back to the first move
+    assert page.locator("[data-square='f3'] img").count() == 1 and page.locator("[data-square='e5'] img").count() == 0
+    page.keyboard.press("End")
+    assert page.locator("[data-square='h4'] img[data-piece='q']").count() == 1
+    assert watched.problems == [], watched.problems
+
+
+def test_promotion_through_the_chooser(open_page):
+    watched = open_page()
+    page = watched.page
+    start(page, "human", position="4k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
+    click_move(page, "b7b8")
+    page.wait_for_selector(".promotion-chooser")
+    assert page.locator(".promotion-choice").count() == 4
+    page.click(".promotion-choice[data-piece='n']")
+    assert wait_moves(page, 1) == ["b8=N"]
+    assert page.locator("[data-square='b8'] img[data-piece='N']").count() == 1
+    assert watched.problems == [], watched.problems
+
+
+def test_the_clock_counts_down_in_tenths(open_page):
+    watched = open_page()
+    page = watched.page
+    page.select_option("#opponent", "human")
+    page.select_option("#clock", "custom")
+    page.fill("#custom-minutes", "0.1")                   # 6 seconds: tenths from the start
+    page.fill("#custom-increment", "0")
+    page.click("#new-game")
+    expect(page.locator("#clock-white")).to_have_text("0:06.0")
+    click_move(page, "e2e4")                              # the first move is free; Black's clock starts
+    page.wait_for_selector("#clock-black.running")
+    first = page.inner_text("#clock-black")
+    page.wait_for_timeout(1200)
+    second = page.inner_text("#clock-black")
+    assert _seconds(second) < _seconds(first) <= 6
+    assert re.fullmatch(r"0:0\d\.\d", second) and page.locator("#clock-black.low").count() == 1
+    page.wait_for_selector("#game-over[open]", timeout=10000)
+    assert page.inner_text("#over-reason") == "Black ran out of time: White wins"
+    assert watched.problems == [], watched.problems
+
+
+def _seconds(text: str) -> float:
+    minutes, seconds = text.split(":")
+    return int(minutes) * 60 + float(seconds)
+
+
+def test_sound_fullscreen_and_theme_toggles(open_page):
+    watched = open_page(PHONE)
+    page = watched.page
+    assert page.get_attribute("#sound", "aria-pressed") == "true"
+    page.click("#sound")
+    assert page.get_attribute("#sound", "aria-pressed") == "false"
+    page.click("#sound")
+    assert page.get_attribute("#sound", "aria-pressed") == "true"
+    start(page, "human")
+    click_move(page, "e2e4")                              # a move with sound on
+    wait_moves(page, 1)
+    page.click("#fullscreen")
+    page.wait_for_timeout(300)
+    page.click("#fullscreen")
+    page.select_option("#theme", "blue")
+    assert "theme-blue" in page.get_attribute("body", "class")
+    page.reload()                                         # preferences are kept
+    page.wait_for_selector("[data-square='e1'] img.piece")
+    assert "theme-blue" in page.get_attribute("body", "class")
+    assert page.input_value("#opponent") == "human"
+    assert watched.problems == [], watched.problems

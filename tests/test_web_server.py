@@ -1,0 +1,575 @@
+"""The `jitfish web` server in-process (aiohttp's test server and client, real robot processes):
+the page and its key, the WebSocket's checks, whole games against the robot and between people,
+clocks and flags, draws, resignation, take-backs, hints, hostile messages, several games at once,
+and resuming a game after a lost connection."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+import aiohttp
+import chess
+import chess.pgn
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from engine.frontend.web.server import MAX_MESSAGE, WebServer
+from tests.uci_driver import quiet_machine  # noqa: F401  (the fixture)
+
+TOKEN = "test-token-123"
+WAIT = 30.0                         # seconds a robot may take to start and answer
+ROBOT_SETTINGS = {"opponent": "robot", "color": "white", "elo": 400, "clock": "none", "pause": False}
+HUMAN_SETTINGS = {"opponent": "human", "clock": "none"}
+
+
+class Page:
+    """One WebSocket, as the page would use it."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.state: dict[str, Any] | None = None
+        self.session: str | None = None
+        self.seen: list[dict[str, Any]] = []
+
+    async def send(self, message: Any) -> None:
+        await self.ws.send_str(message if isinstance(message, str) else json.dumps(message))
+
+    async def receive(self, timeout: float = WAIT) -> dict[str, Any]:
+        frame = await self.ws.receive(timeout=timeout)
+        assert frame.type == aiohttp.WSMsgType.TEXT, f"socket ended: {frame}"
+        message = json.loads(frame.data)
+        self.seen.append(message)
+        if message["type"] == "state":
+            self.state, self.session = message, message["session"]
+        return message
+
+    async def expect(self, kind: str, timeout: float = WAIT) -> dict[str, Any]:
+        """The next message of this type (states on the way are kept as the latest state)."""
+        while True:
+            message = await self.receive(timeout)
+            if message["type"] == kind:
+                return message
+            assert message["type"] in ("state", "notice", "config", "pong"), f"unexpected {message}"
+
+    async def until(self, predicate, timeout: float = WAIT) -> dict[str, Any]:
+        """Read states until `predicate(game)` holds for the latest one."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.state is None or not predicate(self.state["game"]):
+            left = deadline - loop.time()
+            assert left > 0, f"timed out; last state {self.state and self.state['game']['status']}"
+            await self.receive(left)
+        return self.state["game"]
+
+    async def error(self, message: Any) -> str:
+        await self.send(message)
+        return (await self.expect("error"))["message"]
+
+    async def fresh_state(self) -> dict[str, Any]:
+        await self.send({"type": "state"})
+        await self.expect("state")
+        return self.state["game"]
+
+    @property
+    def game(self) -> dict[str, Any]:
+        return self.state["game"]
+
+
+@asynccontextmanager
+async def running() -> AsyncIterator[tuple[TestClient, WebServer]]:
+    web_server = WebServer(TOKEN)
+    server = TestServer(web_server.app(), host="127.0.0.1")
+    client = TestClient(server)
+    await client.start_server()
+    try:
+        yield client, web_server
+    finally:
+        await client.close()
+
+
+def origin(client: TestClient) -> str:
+    return f"http://127.0.0.1:{client.port}"
+
+
+async def open_page(client: TestClient, settings: dict | None = None, **hello: Any) -> Page:
+    ws = await client.ws_connect(f"/ws?token={TOKEN}", headers={"Origin": origin(client)})
+    page = Page(ws)
+    await page.send({"type": "hello", "settings": settings, **hello})
+    await page.expect("config")
+    await page.expect("state")
+    return page
+
+
+async def new_game(page: Page, settings: dict) -> dict[str, Any]:
+    await page.send({"type": "new_game", "settings": settings})
+    game_id = page.state["game_id"] if page.state else None
+    while True:
+        await page.expect("state")
+        if page.state["game_id"] != game_id:
+            return page.game
+
+
+def choose_move(board: chess.Board, rng: random.Random) -> chess.Move:
+    """A greedy player: mate if it can, else a capture or a check, else anything."""
+    moves = list(board.legal_moves)
+    for move in moves:
+        board.push(move)
+        mate = board.is_checkmate()
+        board.pop()
+        if mate:
+            return move
+    sharp = [m for m in moves if board.is_capture(m) or board.gives_check(m)]
+    return rng.choice(sharp or moves)
+
+
+async def play(page: Page, move: chess.Move) -> None:
+    await page.send({"type": "move", "from": chess.square_name(move.from_square),
+                     "to": chess.square_name(move.to_square),
+                     "promotion": chess.piece_symbol(move.promotion) if move.promotion else None})
+
+
+def robot_done(game: dict) -> bool:
+    return game["over"] or game["turn"] == game["human"]
+
+
+# ---- HTTP: the page, its files and its key ----
+
+def test_page_needs_the_key_and_is_served_with_security_headers():
+    async def scenario():
+        async with running() as (client, _):
+            page = await client.get(f"/?token={TOKEN}")
+            text = await page.text()
+            assert page.status == 200
+            for hook in ("id=\"opponent\"", "id=\"color\"", "id=\"level\"", "id=\"clock\"", "id=\"sound\"",
+                         "id=\"fullscreen\"", "id=\"new-game\"", "id=\"takeback\"", "id=\"hint\"", "id=\"resign\"",
+                         "id=\"offer-draw\"", "id=\"flip\"", "id=\"pgn-download\"", "id=\"clock-white\"",
+                         "id=\"clock-black\"", "id=\"moves\"", "id=\"status\""):
+                assert hook in text, hook
+            assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
+            assert (await client.get("/")).status == 403
+            assert (await client.get("/?token=wrong")).status == 403
+            rebound = await client.get(f"/?token={TOKEN}", headers={"Host": f"evil.example:{client.port}"})
+            assert rebound.status == 403
+            for path in ("/static/app.js", "/static/board.js", "/static/sound.js", "/static/style.css",
+                         "/static/pieces/wK.svg", "/static/pieces/bN.svg", "/static/ASSETS.md"):
+                assert (await client.get(path)).status == 200, path
+            assert (await client.get("/static/../server.py")).status in (403, 404)
+    asyncio.run(scenario())
+
+
+def test_websocket_wants_the_key_the_origin_and_a_local_host():
+    async def scenario():
+        async with running() as (client, _):
+            good = {"Origin": origin(client)}
+            for path, headers in ((f"/ws?token={TOKEN}", {"Origin": "http://evil.example"}),
+                                  (f"/ws?token={TOKEN}", {}),
+                                  ("/ws?token=guess", good),
+                                  ("/ws", good),
+                                  (f"/ws?token={TOKEN}", {"Origin": f"http://evil.example:{client.port}",
+                                                          "Host": f"evil.example:{client.port}"})):
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await client.ws_connect(path, headers=headers)
+                assert refused.value.status == 403
+            page = await open_page(client, HUMAN_SETTINGS)
+            assert page.game["fen"] == chess.STARTING_FEN
+    asyncio.run(scenario())
+
+
+# ---- games against the robot ----
+
+def test_a_whole_game_against_the_weakest_level():
+    async def scenario():
+        rng = random.Random(2024)
+        async with running() as (client, _):
+            page = await open_page(client, ROBOT_SETTINGS)
+            game = page.game
+            assert game["human"] == "white" and game["players"]["black"] == "Jitfish 400"
+            board = chess.Board()
+            while not game["over"]:
+                assert game["turn"] == "white"
+                move = choose_move(board, rng)
+                await play(page, move)
+                game = await page.until(lambda g: len(g["moves"]) > len(board.move_stack) and robot_done(g))
+                board = replay(game)
+            assert game["result"] in ("1-0", "0-1", "1/2-1/2") and game["reason"]
+            outcome = board.outcome()
+            assert outcome is not None and outcome.result() == game["result"]
+            record = chess.pgn.read_game(io.StringIO(game["pgn"]))
+            assert record.headers["Result"] == game["result"] and record.headers["Black"] == "Jitfish 400"
+            assert [m.uci() for m in record.mainline_moves()] == [m["uci"] for m in game["moves"]]
+            assert game["legal"] == {}
+            assert await page.error({"type": "move", "from": "e2", "to": "e4"}) == "the game is over: start a new one"
+    asyncio.run(scenario())
+
+
+def replay(game: dict) -> chess.Board:
+    board = chess.Board(game["positions"][0])
+    for move in game["moves"]:
+        board.push_uci(move["uci"])
+    assert board.fen() == game["fen"]
+    return board
+
+
+def test_robot_as_white_moves_first_and_keyboard_entry_answers():
+    async def scenario():
+        async with running() as (client, _):
+            page = await open_page(client, dict(ROBOT_SETTINGS, color="black"))
+            game = await page.until(lambda g: len(g["moves"]) == 1)
+            assert game["human"] == "black" and game["turn"] == "black"
+            board = replay(game)
+            reply = next(iter(board.legal_moves))
+            await page.send({"type": "move", "text": board.san(reply)})
+            game = await page.until(lambda g: len(g["moves"]) == 3)
+            assert game["moves"][1]["uci"] == reply.uci()
+            assert "not a legal move" in await page.error({"type": "move", "text": "Ke5"})
+    asyncio.run(scenario())
+
+
+def test_the_robot_never_flags_in_a_fast_game(quiet_machine):
+    """Full strength with 3 seconds for the game: its go times leave it time for every move (a
+    timing test: skipped on a busy machine, like the engine's own time-forfeit tests)."""
+    async def scenario():
+        rng = random.Random(7)
+        settings = dict(ROBOT_SETTINGS, elo=2070, clock="custom",
+                        clock_spec={"mode": "fischer", "periods": [{"minutes": 0.05, "increment": 0}]})
+        async with running() as (client, _):
+            page = await open_page(client, settings)
+            for _ in range(12):
+                game = page.game
+                if game["over"]:
+                    break
+                board = replay(game)
+                await play(page, choose_move(board, rng))
+                game = await page.until(lambda g: robot_done(g) and len(g["moves"]) > len(board.move_stack) + 1
+                                        or g["over"])
+            game = page.game
+            assert game["clock"]["black"] > 0, game["reason"]
+            assert "ran out of time" not in game["reason"] or "White ran out" in game["reason"]
+            clocks = [m["clock"] for m in game["moves"][1::2]]
+            assert all(0 < c < 3.0 for c in clocks), clocks        # the robot's clock ran, and stayed above 0
+    asyncio.run(scenario())
+
+
+def test_draw_offers_are_judged_by_the_robot():
+    async def scenario():
+        async with running() as (client, _):
+            page = await open_page(client, ROBOT_SETTINGS)
+            await page.send({"type": "offer_draw"})
+            assert (await page.expect("notice"))["message"] == "Jitfish declines the draw"
+            game = await page.until(lambda g: g["draw_offer"] is None)
+            assert not game["over"]
+            # A bare king against king and queen: the robot (Black) takes the draw.
+            lost = dict(ROBOT_SETTINGS, position="4k3/8/8/8/8/8/3QK3/8 w - - 0 1")
+            await new_game(page, lost)
+            await page.send({"type": "offer_draw"})
+            assert (await page.expect("notice"))["message"] == "Jitfish accepts the draw"
+            game = await page.until(lambda g: g["over"])
+            assert game["result"] == "1/2-1/2" and game["reason"] == "Draw by agreement"
+    asyncio.run(scenario())
+
+
+def test_resign_and_new_game():
+    async def scenario():
+        async with running() as (client, _):
+            page = await open_page(client, ROBOT_SETTINGS)
+            await page.send({"type": "resign"})
+            game = await page.until(lambda g: g["over"])
+            assert game["result"] == "0-1" and game["reason"] == "White resigns: Black wins"
+            assert '[Termination "normal"]' in game["pgn"] and '[Result "0-1"]' in game["pgn"]
+            assert await page.error({"type": "resign"}) == "the game is over"
+            game = await new_game(page, dict(ROBOT_SETTINGS, chess960=True))
+            assert not game["over"] and game["moves"] == []
+            assert chess.Board(game["fen"], chess960=True).chess960 and '[Variant "Chess960"]' in game["pgn"]
+    asyncio.run(scenario())
+
+
+def test_take_backs_undo_the_persons_move_and_the_answer():
+    async def scenario():
+        async with running() as (client, _):
+            page = await open_page(client, ROBOT_SETTINGS)
+            assert not page.game["can_takeback"]
+            await play(page, chess.Move.from_uci("e2e4"))
+            game = await page.until(lambda g: len(g["moves"]) == 2 and robot_done(g))
+            assert game["can_takeback"]
+            await page.send({"type": "takeback"})
+            game = await page.until(lambda g: g["moves"] == [])
+            assert game["fen"] == chess.STARTING_FEN and game["turn"] == "white"
+            await new_game(page, dict(ROBOT_SETTINGS, takeback=False))
+            await play(page, chess.Move.from_uci("d2d4"))
+            await page.until(lambda g: len(g["moves"]) == 2 and robot_done(g))
+            assert await page.error({"type": "takeback"}) == "take-backs are off in this game"
+            assert len((await page.fresh_state())["moves"]) == 2
+    asyncio.run(scenario())
+
+
+def test_hint_is_a_legal_full_strength_move():
+    async def scenario():
+        async with running() as (client, _):
+            mate_in_one = dict(ROBOT_SETTINGS, position="6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+            page = await open_page(client, mate_in_one)
+            await page.send({"type": "hint"})
+            hint = await page.expect("hint")
+            assert hint["uci"] == "a1a8" and hint["san"] == "Ra8#" and (hint["from"], hint["to"]) == ("a1", "a8")
+            await play(page, chess.Move.from_uci("a1a8"))
+            game = await page.until(lambda g: g["over"])
+            assert game["result"] == "1-0" and game["reason"] == "Checkmate: White wins"
+            assert game["check"] == "g8"
+    asyncio.run(scenario())
+
+
+# ---- clocks ----
+
+def test_flag_falls_and_fide_6_9():
+    async def scenario():
+        quick = {"mode": "fischer", "periods": [{"minutes": 0.02, "increment": 0}]}      # 1.2 s
+        async with running() as (client, _):
+            page = await open_page(client, dict(HUMAN_SETTINGS, clock="custom", clock_spec=quick))
+            assert page.game["clock"]["running"] is None           # the first move is not timed
+            await play(page, chess.Move.from_uci("e2e4"))
+            game = await page.until(lambda g: g["over"], timeout=5)
+            assert game["result"] == "1-0" and game["reason"] == "Black ran out of time: White wins"
+            assert game["clock"]["black"] == 0 and '[Termination "time forfeit"]' in game["pgn"]
+            assert "[%clk 0:00:01.2]" in game["pgn"]
+            # White has only its king: Black's flag is a draw.
+            bare = dict(HUMAN_SETTINGS, clock="custom", clock_spec=quick, position="4k3/3q4/8/8/8/8/8/4K3 w - - 0 1")
+            await new_game(page, bare)
+            await play(page, chess.Move.from_uci("e1e2"))
+            game = await page.until(lambda g: g["over"], timeout=5)
+            assert game["result"] == "1/2-1/2" and "cannot checkmate" in game["reason"]
+    asyncio.run(scenario())
+
+
+# ---- two people at one screen ----
+
+def test_two_people_draws_claims_and_promotion():
+    async def scenario():
+        async with running() as (client, _):
+            page = await open_page(client, HUMAN_SETTINGS)
+            assert page.game["human"] is None
+            shuffle = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"]
+            for ply, uci in enumerate(shuffle, 1):
+                await play(page, chess.Move.from_uci(uci))
+                game = await page.until(lambda g, n=ply: len(g["moves"]) == n)
+            assert game["claimable"] == "threefold" and not game["over"]
+            await page.send({"type": "offer_draw"})
+            game = await page.until(lambda g: g["draw_offer"] == "white")
+            await page.send({"type": "answer_draw", "accept": False})
+            game = await page.until(lambda g: g["draw_offer"] is None)
+            await page.send({"type": "claim_draw"})
+            game = await page.until(lambda g: g["over"])
+            assert game["reason"] == "Draw by threefold repetition (claimed by White)"
+            # promotion needs the piece; castling by the king onto its rook
+            await new_game(page, dict(HUMAN_SETTINGS, position="4k3/1P6/8/8/8/8/8/R3K2R w KQ - 0 1"))
+            assert "b7b8" in page.game["promotions"] and "h1" in page.game["legal"]["e1"]
+            assert "choose the piece" in await page.error({"type": "move", "from": "b7", "to": "b8"})
+            await page.send({"type": "move", "from": "b7", "to": "b8", "promotion": "n"})
+            game = await page.until(lambda g: len(g["moves"]) == 1)
+            assert game["moves"][0]["san"] == "b8=N"
+            await page.send({"type": "move", "from": "e8", "to": "e7"})
+            await page.until(lambda g: len(g["moves"]) == 2)
+            await page.send({"type": "move", "from": "e1", "to": "h1"})
+            game = await page.until(lambda g: len(g["moves"]) == 3)
+            assert game["moves"][2]["san"] == "O-O" and game["last"]["to"] == "g1" and game["last"]["castle"]
+            await page.send({"type": "takeback"})
+            game = await page.until(lambda g: len(g["moves"]) == 2)
+            await page.send({"type": "resign", "color": "black"})
+            game = await page.until(lambda g: g["over"])
+            assert game["result"] == "1-0"
+    asyncio.run(scenario())
+
+
+# ---- hostile messages ----
+
+def test_hostile_messages_get_an_error_and_change_nothing():
+    async def scenario():
+        async with running() as (client, _):
+            ws = await client.ws_connect(f"/ws?token={TOKEN}", headers={"Origin": origin(client)})
+            page = Page(ws)
+            assert await page.error({"type": "move", "from": "e2", "to": "e4"}) == "say hello first"
+            await page.send({"type": "hello", "settings": {"opponent": "pirate", "elo": -5}})   # bad: defaults
+            await page.expect("config")
+            await page.expect("state")
+            await play(page, chess.Move.from_uci("e2e4"))
+            before = await page.until(lambda g: len(g["moves"]) == 2 and robot_done(g))
+            hostile = [
+                "{not json", "[1, 2, 3]", "42", json.dumps({"kind": "move"}), json.dumps({"type": 7}),
+                {"type": "launch_missiles"}, {"type": "hello"},
+                {"type": "move", "from": "e2", "to": "e9"}, {"type": "move", "from": "e1", "to": "e5"},
+                {"type": "move", "from": ["a"], "to": {"b": 1}}, {"type": "move", "text": "x" * 500},
+                {"type": "move", "text": "Qxf7#"}, {"type": "move", "from": "e7", "to": "e5"},
+                {"type": "answer_draw", "accept": True}, {"type": "claim_draw"},
+                {"type": "new_game", "settings": {"clock": "custom", "clock_spec": {"mode": "fischer",
+                                                  "periods": [{"minutes": 1e300}]}}},
+                {"type": "new_game", "settings": {"clock": "custom", "clock_spec": {"mode": "fischer",
+                                                  "periods": [{"minutes": -1, "increment": -3}]}}},
+                {"type": "new_game", "settings": {"elo": 99999}},
+                {"type": "new_game", "settings": {"position": "rnbqkbnr/pppppppp/8/8/8/8/8/8 w - - 0 1"}},
+                {"type": "new_game", "settings": {"position": "this is not a FEN"}},
+                {"type": "new_game", "settings": "everything"},
+                json.dumps({"type": "move", "text": "e4" * (MAX_MESSAGE // 2 + 10)}),
+                "[" * 20000 + "]" * 20000,
+            ]
+            for message in hostile:
+                text = await page.error(message)
+                assert text and "Traceback" not in text and "File " not in text, text
+            await ws.send_bytes(b"\x00\x01binary")
+            assert "JSON" in (await page.expect("error"))["message"]
+            after = await page.fresh_state()
+            assert after["fen"] == before["fen"] and after["moves"] == before["moves"]
+            assert after["settings"] == before["settings"] and not after["over"]
+            await play(page, next(iter(replay(after).legal_moves)))           # still playing
+            await page.until(lambda g: len(g["moves"]) == 4 and robot_done(g))
+            # A frame beyond aiohttp's limit closes that socket only: the server goes on.
+            await ws.send_str("x" * (1024 * 1024 + 10))
+            frame = await ws.receive(timeout=10)
+            assert frame.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
+            again = await open_page(client, HUMAN_SETTINGS, session=page.session)
+            assert len(again.game["moves"]) == 4
+    asyncio.run(scenario())
+
+
+# ---- several games, lost connections ----
+
+def test_two_games_at_once_are_independent():
+    async def scenario():
+        async with running() as (client, server):
+            first = await open_page(client, ROBOT_SETTINGS)
+            second = await open_page(client, dict(ROBOT_SETTINGS, color="black", elo=800))
+            assert first.session != second.session and len(server.sessions) == 2
+            await play(first, chess.Move.from_uci("e2e4"))
+            await asyncio.gather(first.until(lambda g: len(g["moves"]) == 2 and robot_done(g)),
+                                 second.until(lambda g: len(g["moves"]) == 1))
+            assert first.game["moves"][0]["uci"] == "e2e4"
+            assert second.game["human"] == "black" and second.game["players"]["white"] == "Jitfish 800"
+            await first.send({"type": "resign"})
+            await first.until(lambda g: g["over"])
+            assert not (await second.fresh_state())["over"]
+    asyncio.run(scenario())
+
+
+def test_a_lost_connection_resumes_the_game():
+    async def scenario():
+        async with running() as (client, server):
+            page = await open_page(client, ROBOT_SETTINGS)
+            await play(page, chess.Move.from_uci("d2d4"))
+            game = await page.until(lambda g: len(g["moves"]) == 2 and robot_done(g))
+            session = page.session
+            await page.ws.close()
+            await asyncio.sleep(0.1)
+            back = await open_page(client, None, session=session)       # a reload: the tab's session
+            assert back.session == session and back.game["moves"] == game["moves"]
+            # A duplicated tab takes the game over; the first one is told.
+            twin = await open_page(client, None, session=session)
+            assert twin.session == session
+            assert (await back.expect("superseded"))["type"] == "superseded"
+            await twin.ws.close()
+            await back.ws.close()
+            await asyncio.sleep(0.1)
+            # A new tab without a session resumes a game left open by a closed one...
+            other = await open_page(client, None, resume=["unknown", session])
+            assert other.session == session
+            # A game left alone has its robot's process ended; the next move starts it again.
+            await server.sessions[session].rest_robot()
+            assert server.sessions[session].robot.engine is None
+            board = replay(other.game)
+            await play(other, next(iter(board.legal_moves)))
+            await other.until(lambda g: len(g["moves"]) == 4 and robot_done(g))
+            # ...but not one that another tab is showing: that gets a game of its own.
+            fresh = await open_page(client, ROBOT_SETTINGS, resume=[session])
+            assert fresh.session != session and fresh.game["moves"] == []
+            assert len(server.sessions) == 2
+    asyncio.run(scenario())
+
+
+# ---- the command ----
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _start_command(*extra: str) -> tuple[subprocess.Popen, str]:
+    """`jitfish web` in a process group of its own, as a terminal would start it."""
+    process = subprocess.Popen([sys.executable, "-m", "engine.frontend.cli", "web", "--no-browser", "--port", "0",
+                                *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    first = process.stdout.readline()
+    match = re.fullmatch(r"Jitfish web: (http://127\.0\.0\.1:(\d+)/\?token=([\w-]{16,}))\n", first)
+    assert match, f"first line {first!r}"
+    return process, match.group(1)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to find the robot's process")
+def test_jitfish_web_prints_its_address_first_and_stops_on_ctrl_c():
+    process, url = _start_command()
+    try:
+        async def robot_game() -> None:
+            base = url.split("/?")[0]
+            token = url.split("token=")[1]
+            async with aiohttp.ClientSession() as http:
+                assert (await http.get(url)).status == 200
+                async with http.ws_connect(f"{base}/ws?token={token}", headers={"Origin": base}) as ws:
+                    page = Page(ws)
+                    await page.send({"type": "hello", "settings": dict(ROBOT_SETTINGS, color="black")})
+                    await page.until(lambda g: len(g["moves"]) == 1)      # the robot has moved
+        asyncio.run(robot_game())
+        robots = _children(process.pid)
+        assert robots, "the robot should run as a child process"
+        os.killpg(process.pid, signal.SIGINT)                  # Ctrl-C: the terminal signals the group
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, err
+    assert "Jitfish web stopped." in out and "Traceback" not in err, err
+    assert not [pid for pid in robots if _running(pid)], "the robot's process outlived the server"
+
+
+def test_another_host_prints_a_warning_and_sigterm_stops_cleanly():
+    process, _ = _start_command("--host", "0.0.0.0")
+    try:
+        process.terminate()
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert "warning: listening on 0.0.0.0" in err and process.returncode == 0
+    assert "Jitfish web stopped." in out and "Traceback" not in err
+
+
+def test_only_the_command_line_imports_the_web_package():
+    """The web front end sits on top: nothing of the project imports it but engine/frontend/cli.py."""
+    from engine.cachedir import project_modules
+    from tests.test_layers import imports_of
+
+    users = sorted(name for name, path in project_modules().items()
+                   if not name.startswith("engine.frontend.web")
+                   and any(target.startswith("engine.frontend.web") for _, target, _ in imports_of(path)))
+    assert users == ["engine.frontend.cli"]
