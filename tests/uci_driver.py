@@ -382,15 +382,23 @@ def engine() -> Iterator[UciEngine]:
         yield started
 
 
-@pytest.fixture
-def quiet_machine() -> None:
-    """Skips a test whose time bounds are tight when more work is runnable than there are cores:
-    other jobs (a tuner, data generation) then starve the engine's threads for 100 ms and more.
-    JITFISH_IGNORE_LOAD=1 runs it anyway."""
+def machine_busy() -> str | None:
+    """Why tight time bounds are not reliable now, or None: more work is runnable than there are
+    cores (other jobs, a tuner, data generation, starve the engine's threads for 100 ms and
+    more). JITFISH_IGNORE_LOAD=1 says the machine is quiet anyway."""
     load, cores = os.getloadavg()[0], os.cpu_count() or 1
     if load > cores + 0.5 and not os.environ.get("JITFISH_IGNORE_LOAD"):
-        pytest.skip(f"machine busy (load average {load:.1f} on {cores} cores): timing not reliable "
-                    f"(JITFISH_IGNORE_LOAD=1 runs it anyway)")
+        return (f"machine busy (load average {load:.1f} on {cores} cores): timing not reliable "
+                f"(JITFISH_IGNORE_LOAD=1 runs it anyway)")
+    return None
+
+
+@pytest.fixture
+def quiet_machine() -> None:
+    """Skips a test whose time bounds are tight when the machine is busy (machine_busy)."""
+    busy = machine_busy()
+    if busy:
+        pytest.skip(busy)
 
 
 @pytest.fixture
