@@ -147,6 +147,14 @@ def fallback_move(board) -> str:
         return "0000"
 
 
+def _is_folder(path: str) -> bool:
+    """Whether `path` names a folder (False for a name the system cannot even look up)."""
+    try:
+        return Path(path).is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 @dataclass
 class Job:
     """A computation on its own thread: the search, or a perft or bench beside it."""
@@ -350,7 +358,7 @@ class UciLoop:
         if option.name in LEVEL_OPTIONS:
             self._apply_level(new_game=option.name == "Random Seed")
         for note in notes:
-            self.send(f"info string {note}")
+            self.send(f"info string {_cut(note)}")
 
     def _resize_hash(self, asked: int) -> list[str]:
         """A table of `asked` MB, or of what the memory available allows (hash_limit_mb); a
@@ -389,7 +397,7 @@ class UciLoop:
         from search.tablebase import TABLEBASES, TablebaseError
 
         folders = [folder for folder in path.split(os.pathsep) if folder.strip()]
-        present = [folder for folder in folders if Path(folder).is_dir()]
+        present = [folder for folder in folders if _is_folder(folder)]
         missing = [folder for folder in folders if folder not in present]
         notes = []
         if missing:
@@ -402,8 +410,8 @@ class UciLoop:
                 return notes
         try:
             found = TABLEBASES.open(os.pathsep.join(present))
-        except TablebaseError as exc:      # a folder vanished in between
-            raise UciError(str(exc)) from None
+        except (TablebaseError, OSError) as exc:      # a folder vanished in between, or is unreadable
+            raise UciError(f"SyzygyPath {path!r}: {exc}; tablebases unchanged") from None
         if found:
             notes.append(f"found {found} Syzygy tables of up to {TABLEBASES.largest} pieces")
         elif present:
