@@ -18,6 +18,7 @@ from tools.match import main as match_main
 #   first  - plays the first legal move (by UCI text) and predicts the opponent will too
 #   random - plays a random legal move, predicts a random reply
 #   noisy  - as `first`, and writes a line that is not UCI before each bestmove
+#   slow-newgame - as `first`, and takes 0.5 s over ucinewgame
 # Every command it reads is appended to LOG.
 PONDER_ENGINE = textwrap.dedent("""
     import random, sys, time
@@ -58,6 +59,8 @@ PONDER_ENGINE = textwrap.dedent("""
             print("uciok")
         elif parts[0] == "isready":
             print("readyok")
+        elif parts[0] == "ucinewgame" and mode == "slow-newgame":
+            time.sleep(0.5)
         elif parts[0] == "position":
             at = parts.index("moves") if "moves" in parts else len(parts)
             board = chess.Board() if parts[1] == "startpos" else chess.Board(" ".join(parts[2:at]))
@@ -143,6 +146,22 @@ def test_ponder_miss_stops_and_searches_again(tmp_path, engines):
     assert stats["ponder_misses"] >= 4 and stats["moves"] == stats["ponder_hits"] + stats["ponder_misses"] + 2
     assert stats["time_forfeits"] == stats["crashes"] == stats["illegal_moves"] == 0
     assert log.read_text().count("stop") >= 4
+
+
+@pytest.mark.parametrize("ponder", ["true", "false"])
+def test_new_game_handshake_is_not_charged(tmp_path, engines, ponder):
+    """ucinewgame and isready come before the clock runs, once per game (also after a game ended
+    with the engine pondering): 0.5 s over ucinewgame must not lose a 0.05 s-a-move game."""
+    slow, log = engines("slow-newgame", 0.01)
+    other, _ = engines("random", 0.01)
+    s = play(tmp_path, [slow, "name=slow", f"ponder={ponder}"], [other, "name=other"],
+             ["--games", "2", "--st", "0.05", "--st-margin-ms", "100", "--max-plies", "8"])
+    stats = s["engine_stats"][0]
+    assert stats["time_forfeits"] == stats["crashes"] == 0 and stats["max_overrun_ms"] < 100, stats
+    commands = [line.split()[0] for line in log.read_text().splitlines() if line.split()]
+    assert commands.count("ucinewgame") == 2
+    first_go = commands.index("go")
+    assert commands.index("ucinewgame") < first_go and commands[commands.index("ucinewgame") + 1] == "isready"
 
 
 def test_protocol_warnings_are_counted(tmp_path, engines):

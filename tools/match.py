@@ -329,15 +329,18 @@ class Match:
         tag = object()  # new `game` identity => python-chess sends ucinewgame
         result, termination, reason = "*", "unterminated", ""
 
-        # Engines that died in an earlier game are restarted here; failing that, they lose.
+        # Engines that died in an earlier game are restarted here; failing that, they lose. Then
+        # each is told of the new game before any clock runs.
         for color in (chess.WHITE, chess.BLACK):
             try:
                 await procs[color].ensure_started()
                 self.own(procs[color])
+                await asyncio.wait_for(self.new_game(procs[color], tag), self.args.startup_timeout)
             except Exception as err:  # noqa: BLE001 - a broken engine loses the game
                 stats[color].crashes += 1
+                await procs[color].kill()
                 result = forfeit_result(board, color, on_time=False)
-                termination, reason = "engine crash", f"{procs[color].spec.name} failed to start: {err}"
+                termination, reason = "engine crash", f"{procs[color].spec.name} failed to start a game: {err}"
                 break
 
         while result == "*":
@@ -430,6 +433,20 @@ class Match:
         record = GameRecord(index, index // 2, white.spec.name, black.spec.name, result, termination, reason,
                             len(board.move_stack), label, 0.0)
         return record, game
+
+    @staticmethod
+    async def new_game(proc: EngineProcess, tag: object) -> None:
+        """`ucinewgame` and `isready` before the game's clocks start, as cutechess and fastchess
+        do (python-chess would send them inside the first `play()`, whose time is charged). The
+        first ping ends a search left pondering at the end of the last game; python-chess is then
+        told that this game has begun (its `game`, `first_game` and `ponderhit` attributes), so
+        that its play() does not send them again."""
+        protocol = proc.protocol
+        assert protocol is not None
+        await protocol.ping()
+        protocol.send_line("ucinewgame")
+        protocol.game, protocol.first_game, protocol.ponderhit = tag, False, False
+        await protocol.ping()
 
     def limit_for(self, clocks: dict[chess.Color, Clock] | None, turn: chess.Color
                   ) -> tuple[chess.engine.Limit, float]:

@@ -89,8 +89,7 @@ def match_argv(category: Category, args: argparse.Namespace, index: int) -> list
     if category.ponder:
         jitfish.append("ponder=true")
     stockfish = [f"cmd={args.stockfish}", "name=stockfish", "option.UCI_LimitStrength=true",
-                 f"option.UCI_Elo={args.stockfish_elo}", "option.Hash=16", "option.Threads=1",
-                 "option.Move Overhead=100"]
+                 f"option.UCI_Elo={args.stockfish_elo}", "option.Hash=16", "option.Threads=1"]
     return [sys.executable, "-m", "tools.match", "--engine", *jitfish, "--engine", *stockfish,
             "--games", str(games), *category.limit, "--variant", category.variant,
             "--seed", str(args.seed + index), "--concurrency", str(1 if category.alone else args.concurrency),
