@@ -375,7 +375,10 @@ def configured_like_lichess_bot(options: dict[str, str]) -> dict[str, object]:
     for name, value in options.items():
         if chess.engine.Option(name, "", None, None, None, None).is_managed():
             continue
-        typed[name] = True if value == "true" else False if value == "false" else int(value) if value.isdigit() else value
+        if value in ("true", "false"):
+            typed[name] = value == "true"
+        else:
+            typed[name] = int(value) if value.isdigit() else value
     return typed
 
 

@@ -176,7 +176,8 @@ class Fuzzer:
             text = " ".join(fields)
             return rng.choice([text.replace("/", "", 1), text.replace("8", "9", 1), text + " 0 1 extra",
                                " ".join(fields[:rng.randrange(1, 4)]), text.replace(" w ", " x "),
-                               text.replace("p", "?", 1), fields[0] + " w - - -1 0", fields[0] + " w - - 0 99999999999"])
+                               text.replace("p", "?", 1), fields[0] + " w - - -1 0",
+                               fields[0] + " w - - 0 99999999999"])
         elif kind == 8:      # too many pawns or pieces
             rows[rng.choice([2, 3, 4, 5])] = rng.choice(["PPPPPPPP", "QQQQQQQQ", "pppppppp"])
         else:                # only one side's pieces, kings missing
@@ -244,9 +245,11 @@ class Fuzzer:
         rng = self.rng
         kind = rng.randrange(8)
         if kind == 0:        # random bytes (no line ends: the engine reads \n, \r and \r\n as one)
-            return bytes(rng.choice([b for b in range(256) if b not in (10, 13)]) for _ in range(rng.randrange(1, 80)))
+            alphabet = [b for b in range(256) if b not in (10, 13)]
+            return bytes(rng.choice(alphabet) for _ in range(rng.randrange(1, 80)))
         if kind == 1:        # invalid UTF-8 inside a command
-            return rng.choice([b"go depth \xff\xfe 2", b"position startpos moves e2e4 \xc3\x28", b"setoption name \x80 value 1",
+            return rng.choice([b"go depth \xff\xfe 2", b"position startpos moves e2e4 \xc3\x28",
+                               b"setoption name \x80 value 1",
                                b"\xed\xa0\x80 isready", b"go searchmoves e2e4\xc0\xaf depth 1"])
         if kind == 2:        # 100 kB lines
             unit = rng.choice([self.valid_line(), "x", "go", "moves e2e4", "depth 1", "\u00e9"])
@@ -411,7 +414,8 @@ def fuzz(count: int, case: int) -> Stats:
     tried = sum(stats.lines.values())
     print(f"\nUCI fuzz (seed {seed(case)}): {tried} lines tried ({dict(stats.lines)}) in {seconds:.1f} s; "
           f"{stats.gos} go answered with one legal bestmove each "
-          f"(positions python-chess calls valid/invalid: {stats.legal_positions[True]}/{stats.legal_positions[False]}); "
+          f"(positions python-chess calls valid/invalid: "
+          f"{stats.legal_positions[True]}/{stats.legal_positions[False]}); "
           f"{stats.errors} errors, {stats.warnings} warnings; slowest isready {stats.max_ready * 1000:.0f} ms")
     return stats
 

@@ -242,7 +242,8 @@ def test_stop_and_ponderhit_in_odd_states(uci, commands, answers):
             time.sleep(0.2)
         else:
             uci.send(command)
-    lines += [uci.read_until("bestmove")[-1] for _ in range(answers - sum(x.text.startswith("bestmove") for x in lines))]
+    missing = answers - sum(x.text.startswith("bestmove") for x in lines)
+    lines += [uci.read_until("bestmove")[-1] for _ in range(missing)]
     later = uci.sync() + [line.text for line in uci.pending(0.3)]
     assert sum(x.text.startswith("bestmove") for x in lines) == answers
     assert not [text for text in later if text.startswith("bestmove") or "error" in text], later

@@ -65,11 +65,12 @@ def parse_engine_spec(tokens: list[str], each: list[str] | None = None) -> Engin
         elif key.startswith("option."):
             opt = key[len("option."):]
             if opt.lower() in MANAGED:
-                raise ValueError(f"option {opt} is managed by the runner (use --variant chess960 for UCI_Chess960, "
-                                 f"ponder=true for Ponder)")
+                raise ValueError(f"option {opt} is managed by the runner (use --variant chess960 for "
+                                 f"UCI_Chess960, ponder=true for Ponder)")
             options[opt] = _option_value(value)
         else:
-            raise ValueError(f"unknown engine setting {key!r} (use cmd=, name=, proto=, dir=, ponder=, option.X=)")
+            raise ValueError(f"unknown engine setting {key!r} "
+                             f"(use cmd=, name=, proto=, dir=, ponder=, option.X=)")
     if not cmd:
         raise ValueError(f"engine {' '.join(tokens)!r} has no cmd=")
     if proto != "uci":

@@ -324,7 +324,7 @@ class Match:
         stats = {chess.WHITE: self.state.stats[wi], chess.BLACK: self.state.stats[bi]}
         clocks = {c: Clock(self.tc) for c in (chess.WHITE, chess.BLACK)} if self.tc.uses_clock else None
         adjudicator = Adjudicator(self.rules)
-        predicted: dict[chess.Color, chess.Move | None] = {chess.WHITE: None, chess.BLACK: None}  # ponder moves
+        predicted: dict[chess.Color, chess.Move | None] = {chess.WHITE: None, chess.BLACK: None}  # pondered
         pending: tuple[str, str] | None = None
         tag = object()  # new `game` identity => python-chess sends ucinewgame
         result, termination, reason = "*", "unterminated", ""
@@ -340,7 +340,8 @@ class Match:
                 stats[color].crashes += 1
                 await procs[color].kill()
                 result = forfeit_result(board, color, on_time=False)
-                termination, reason = "engine crash", f"{procs[color].spec.name} failed to start a game: {err}"
+                termination = "engine crash"
+                reason = f"{procs[color].spec.name} failed to start a game: {err}"
                 break
 
         while result == "*":
@@ -358,7 +359,7 @@ class Match:
             proc, st = procs[turn], stats[turn]
             limit, budget = self.limit_for(clocks, turn)
             watchdog = budget + self.args.grace
-            if predicted[turn] is not None:  # it pondered on our last move: python-chess sends ponderhit or stop
+            if predicted[turn] is not None:  # it pondered: python-chess sends ponderhit or stop
                 hit = predicted[turn] == board.peek()
                 st.ponder_hits += hit
                 st.ponder_misses += not hit
@@ -574,7 +575,8 @@ def print_summary(s: dict[str, Any]) -> None:
         if ponders:
             print(f"{e['name']} pondered: {e['ponder_hits']} ponderhits, {e['ponder_misses']} misses")
     if any(e["protocol_warnings"] for e in s["engine_stats"]):
-        print("protocol warnings: " + ", ".join(f"{e['name']} {e['protocol_warnings']}" for e in s["engine_stats"]))
+        counts = ", ".join(f"{e['name']} {e['protocol_warnings']}" for e in s["engine_stats"])
+        print(f"protocol warnings: {counts}")
         for text in s["protocol_warning_examples"]:
             print(f"  {text}")
     print(f"wall time {s['wall_seconds']:.1f}s")

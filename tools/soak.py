@@ -44,6 +44,7 @@ class Category:
     ponder: bool = False
     threads: int = 1
     pilot_games: int = 2
+    stockfish_overhead: int = 100      # its Move Overhead (ms): keeps it from flagging on a busy machine
     notes: str = ""
     extra: list[str] = field(default_factory=list)
 
@@ -55,8 +56,10 @@ class Category:
 
 
 PLAN = [
-    Category("bullet", 150, ["--tc", "1+0.01"], pilot_games=4),
-    Category("bullet-ponder", 50, ["--tc", "1+0.01"], ponder=True, pilot_games=4),
+    # At 1+0.01 Stockfish 15.1 plans with the clock less 52 Move Overheads: 100 ms would leave it
+    # nothing (it moves at once, far below its level); 20 ms leaves it half.
+    Category("bullet", 150, ["--tc", "1+0.01"], pilot_games=4, stockfish_overhead=20),
+    Category("bullet-ponder", 50, ["--tc", "1+0.01"], ponder=True, pilot_games=4, stockfish_overhead=20),
     Category("blitz", 150, ["--tc", "10+0.1"]),
     Category("blitz-ponder", 150, ["--tc", "10+0.1"], ponder=True),
     Category("blitz-threads2", 100, ["--tc", "10+0.1"], threads=2),
@@ -89,7 +92,8 @@ def match_argv(category: Category, args: argparse.Namespace, index: int) -> list
     if category.ponder:
         jitfish.append("ponder=true")
     stockfish = [f"cmd={args.stockfish}", "name=stockfish", "option.UCI_LimitStrength=true",
-                 f"option.UCI_Elo={args.stockfish_elo}", "option.Hash=16", "option.Threads=1"]
+                 f"option.UCI_Elo={args.stockfish_elo}", "option.Hash=16", "option.Threads=1",
+                 f"option.Move Overhead={category.stockfish_overhead}"]
     return [sys.executable, "-m", "tools.match", "--engine", *jitfish, "--engine", *stockfish,
             "--games", str(games), *category.limit, "--variant", category.variant,
             "--seed", str(args.seed + index), "--concurrency", str(1 if category.alone else args.concurrency),

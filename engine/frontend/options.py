@@ -118,7 +118,7 @@ ENGINE_OPTIONS = [
     Option("UCI_Chess960", "check", False),
     Option("UCI_ShowWDL", "check", False),
     Option("UCI_LimitStrength", "check", False),
-    Option("UCI_Elo", "spin", 1500, MIN_ELO, ADVERTISED_MAX_ELO),   # full strength from levels.FULL_STRENGTH_ELO up
+    Option("UCI_Elo", "spin", 1500, MIN_ELO, ADVERTISED_MAX_ELO),   # full strength from FULL_STRENGTH_ELO up
     Option("Skill Level", "spin", SKILL_LEVELS, 0, SKILL_LEVELS),
     Option("Random Seed", "spin", 0, 0, 2**31 - 1),      # 0: different choices every game
     Option("SyzygyPath", "string", ""),

@@ -75,7 +75,8 @@ def _go_number(key: str, text: str | None, warnings: list[str]) -> int | None:
         value = int(real)
         warnings.append(f"go {key} {text!r} is not a whole number; using {value}")
     if value < 1 and (floor is None or value < floor):
-        warnings.append(f"go {key} {value} is {'not positive' if floor is None else f'below {floor}'}; {instead}")
+        below = "not positive" if floor is None else f"below {floor}"
+        warnings.append(f"go {key} {value} is {below}; {instead}")
         return floor
     return min(value, NUMBER_LIMIT)
 
@@ -96,7 +97,8 @@ def parse_go(args: list[str], board) -> tuple[object, list[str]]:
 
     def flush_unknown() -> None:
         if unknown:
-            warnings.append(f"go: ignoring unknown token{'s' if len(unknown) > 1 else ''} {' '.join(unknown)!r}")
+            plural = "s" if len(unknown) > 1 else ""
+            warnings.append(f"go: ignoring unknown token{plural} {' '.join(unknown)!r}")
             unknown.clear()
 
     i = 0
@@ -380,11 +382,12 @@ class UciLoop:
         Lazy SMP down)."""
         cores = usable_cores()
         threads = min(asked, cores)
+        before = len(self.searcher.helpers) + 1
         try:
             self.searcher.set_threads(threads)
-        except MemoryError:
-            self.searcher.set_threads(1)
-            raise UciError(f"not enough memory for {threads} threads; searching with 1") from None
+        except MemoryError:            # only growing allocates: shrinking back does not
+            self.searcher.set_threads(before)
+            raise UciError(f"not enough memory for {threads} threads; keeping {before}") from None
         if threads == asked:
             return []
         return [f"Threads {asked} is more than the {cores} core{'s' if cores > 1 else ''} this engine "
@@ -401,9 +404,12 @@ class UciLoop:
         missing = [folder for folder in folders if folder not in present]
         notes = []
         if missing:
-            kept = ("" if present else
-                    f"; keeping the tablebases in use ({TABLEBASES.largest}-piece)" if TABLEBASES.search_limit()
-                    else "; playing without tablebases")
+            if present:
+                kept = ""
+            elif TABLEBASES.search_limit():
+                kept = f"; keeping the tablebases in use ({TABLEBASES.largest}-piece)"
+            else:
+                kept = "; playing without tablebases"
             notes.append(f"warning: SyzygyPath folder{'s' if len(missing) > 1 else ''} "
                          f"{', '.join(repr(f) for f in missing)} not found{kept}")
             if not present:
@@ -415,7 +421,8 @@ class UciLoop:
         if found:
             notes.append(f"found {found} Syzygy tables of up to {TABLEBASES.largest} pieces")
         elif present:
-            notes.append(f"no Syzygy tables found in {os.pathsep.join(present)!r}; playing without tablebases")
+            where = os.pathsep.join(present)
+            notes.append(f"no Syzygy tables found in {where!r}; playing without tablebases")
         return notes
 
     def _apply_level(self, new_game: bool) -> None:
@@ -518,7 +525,8 @@ class UciLoop:
             return
         if self.searching():
             if not self.search.ending:
-                self.warn("go while a search is running: stopping that search first (its bestmove comes first)")
+                self.warn("go while a search is running: stopping that search first "
+                          "(its bestmove comes first)")
             self.searcher.stop()
             self.search.thread.join()
         board = self.board.copy()
