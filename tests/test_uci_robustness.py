@@ -329,3 +329,36 @@ def test_the_process_ends_promptly(searching, how):
         end = (lambda e: e.send("quit")) if how == "quit" else (lambda e: e.proc.stdin.close())
         assert exit_seconds(fresh, end) < 2.0
         assert fresh.proc.returncode == 0
+
+
+# ---- a failing search still answers -----------------------------------------------------------
+
+def test_a_search_that_fails_still_answers_with_a_legal_move(monkeypatch):
+    """The loop in-process, its search made to raise (a stand-in for a bug): one error line, then a
+    legal bestmove; the next go searches normally."""
+    from engine.frontend.uci import UciLoop
+    from search.driver import Searcher
+
+    lines: list[str] = []
+    loop = UciLoop(write=lines.append)
+    loop.wait_ready()
+    real_run = Searcher.run
+
+    def broken(self, *args, **kwargs):
+        raise RuntimeError("simulated failure")
+
+    monkeypatch.setattr(Searcher, "run", broken)
+    for command in ("position startpos moves e2e4", "go depth 3"):
+        loop.handle(command)
+    loop.search.thread.join(10)
+    texts = [line.strip() for line in lines]
+    assert [t for t in texts if "error" in t] == ["info string error: internal error RuntimeError: simulated failure"]
+    best = [t for t in texts if t.startswith("bestmove")]
+    assert len(best) == 1 and best[0].split()[1] in {m.uci() for m in chess.Board(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").legal_moves}
+    monkeypatch.setattr(Searcher, "run", real_run)
+    lines.clear()
+    loop.handle("go depth 2")
+    loop.search.thread.join(10)
+    assert sum(line.startswith("bestmove") for line in lines) == 1 and not [t for t in lines if "error" in t]
+    loop.handle("quit")

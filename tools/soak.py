@@ -185,6 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"not executable: {args.engine if not os.access(args.engine, os.X_OK) else args.stockfish}")
     out.mkdir(parents=True, exist_ok=True)
     started = datetime.datetime.now().isoformat(timespec="seconds")
+    engine = {"command": args.engine, **engine_commit(args.engine)}     # before anything can change it
     rows, errors = [], []
     for i, category in plan:
         games = category.pilot_games if args.pilot else category.games
@@ -209,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     report = {
         "command": shlex.join([sys.executable, "-m", "tools.soak", *(argv if argv is not None else sys.argv[1:])]),
         "started": started, "finished": datetime.datetime.now().isoformat(timespec="seconds"),
-        "engine": {"command": args.engine, **engine_commit(args.engine)},
+        "engine": engine,
         "opponent": f"{args.stockfish} UCI_LimitStrength UCI_Elo {args.stockfish_elo}",
         "pilot": args.pilot, "categories": rows, "totals": totals, "errors": errors,
         "failures": sum(totals[k] for k in FAILURES) + len(errors),
