@@ -4,16 +4,24 @@
   and run as a script against the engine, so the README cannot drift from what works.
 - A PolyGlot session (the xboard protocol, translated to UCI) is played with the committed
   `recipes/jitfish.ini`, started as the README says; skipped when `polyglot` is not installed.
-- cutechess-cli, fastchess and lichess-bot are not installed here: the options their recipes give
-  Jitfish, and the PolyGlot file's `[Engine]` options, are checked against the engine's own
-  `uci` option list (names, types, ranges), and the start-up against the tools' time limits.
+- cutechess-cli, fastchess and lichess-bot are not run here: the options their recipes give
+  Jitfish, the PolyGlot file's `[Engine]` options, and the options of the configurations these
+  tools ship or are typically run with (REAL_WORLD_OPTIONS: lichess-bot's `config.yml.default`
+  among them) are checked against the engine's own `uci` option list (names, types, ranges), then
+  sent to the engine, which must accept every one; the start-up is checked against the tools'
+  time limits.
+- lichess-bot's way of driving an engine (its engine_wrapper.py: the shipped `uci_options` through
+  python-chess's `configure`, ponder on, a fixed time for the first move, then clocked `play`
+  calls with its own overhead taken off) is reproduced with python-chess for a game's first moves.
 """
 
 from __future__ import annotations
 
 import configparser
+import logging
 import os
 import queue
+import random
 import re
 import shlex
 import shutil
@@ -27,6 +35,7 @@ import chess
 import chess.engine
 import pytest
 
+from tests.helpers import seed
 from tests.uci_driver import ENGINE_COMMAND, ROOT, running_engine
 
 README = ROOT / "README.md"
@@ -38,6 +47,28 @@ SNIPPET_PATH_LINE = 'JITFISH = "/path/to/jitfish/.venv/bin/jitfish"'
 UCIOK_LIMIT = 5.0
 READYOK_LIMIT = 10.0
 FORCED_CASTLING_960 = "k4r2/8/8/8/8/7p/7P/6KR w H - 0 1"   # white's only legal move: O-O (g1h1)
+# The `engine: uci_options:` of lichess-bot's config.yml.default (lichess-bot 2026.8.2.1), which most
+# bot owners start from, and its `move_overhead` (ms lichess-bot takes off the clock it passes on).
+LICHESS_BOT_UCI_OPTIONS = {"Move Overhead": "100", "Threads": "4", "Hash": "512", "SyzygyPath": "./syzygy/",
+                           "UCI_ShowWDL": "true"}
+LICHESS_BOT_MOVE_OVERHEAD = 2.0
+# What these tools are typically told to give an engine: their shipped defaults, and the option
+# settings of the command lines people run (cutechess-cli's `ponder` sends Ponder; both tools send
+# UCI_Chess960 for Chess960). Values as the tools write them.
+REAL_WORLD_OPTIONS = {
+    "lichess-bot config.yml.default": LICHESS_BOT_UCI_OPTIONS,
+    "cutechess-cli, fishtest-style (option.Hash=16 option.Threads=1)": {"Hash": "16", "Threads": "1"},
+    "cutechess-cli, rating-list style with ponder (option.Hash=256 option.Threads=4 ponder)":
+        {"Hash": "256", "Threads": "4", "Ponder": "true"},
+    "cutechess-cli -variant fischerandom": {"UCI_Chess960": "true", "Hash": "128"},
+    "Cute Chess GUI, an engine for a long tournament": {"Hash": "4096", "Threads": "16", "Move Overhead": "1000",
+                                                        "SyzygyPath": "/syzygy/3-4-5:/syzygy/6-7", "MultiPV": "1"},
+    "fastchess, OpenBench-style SPRT (option.Hash=8 option.Threads=1)": {"Hash": "8", "Threads": "1"},
+    "fastchess, SMP test (option.Threads=8 option.Hash=64)": {"Threads": "8", "Hash": "64"},
+    "fastchess -variant fischerandom": {"UCI_Chess960": "true", "Hash": "16"},
+    "a Stockfish configuration reused (UCI_Elo up to 3190, Skill Level)":
+        {"UCI_LimitStrength": "true", "UCI_Elo": "2850", "Skill Level": "20", "Threads": "1024", "Hash": "33554432"},
+}
 XBOARD_TIMEOUT = 30.0                                        # for any one reply of the PolyGlot session
 
 
@@ -299,3 +330,115 @@ def test_recipe_options_exist_and_start_up_within_tool_limits():
         check_option_value(options[name], value, "recipes/jitfish.ini")
         checked += 1
     assert checked >= 5
+
+
+def test_recipe_lichess_bot_keeps_the_shipped_options():
+    """The README's lichess-bot recipe keeps lichess-bot's shipped `uci_options` as they are."""
+    _, uci_options = lichess_uci_options(readme_block("lichess-bot"))
+    assert uci_options == LICHESS_BOT_UCI_OPTIONS
+
+
+# ---- real-world configurations ------------------------------------------------------------------
+
+def test_real_world_options_are_in_range():
+    """What python-chess (so lichess-bot), fastchess and cutechess check on the client side before
+    sending: the option exists, with the type and a range that admits the value."""
+    with running_engine() as engine:
+        options = engine.options
+    for where, settings in REAL_WORLD_OPTIONS.items():
+        for name, value in settings.items():
+            assert name in options, f"{where}: Jitfish has no option {name!r}"
+            check_option_value(options[name], value, where)
+
+
+@pytest.mark.parametrize("where", list(REAL_WORLD_OPTIONS))
+def test_real_world_options_are_accepted(where):
+    """The engine takes every value (a note where it clamps), and then searches. Hash goes back to
+    16 MB before anything could fill a table of gigabytes."""
+    settings = REAL_WORLD_OPTIONS[where]
+    with running_engine() as engine:
+        # Hash last: a level option or Clear Hash after it would zero a table of gigabytes.
+        for name, value in sorted(settings.items(), key=lambda item: item[0] == "Hash"):
+            engine.send(f"setoption name {name} value {value}")
+        notes = engine.sync()
+        assert not [n for n in notes if "error" in n], f"{where}: {notes}"
+        engine.set_option("Hash", 16)
+        engine.board = chess.Board(chess960="UCI_Chess960" in settings)
+        search = engine.go("depth 3")
+        assert search.bestmove in {engine.board.uci(m) for m in engine.board.legal_moves}
+
+
+def configured_like_lichess_bot(options: dict[str, str]) -> dict[str, object]:
+    """The options as lichess-bot passes them to python-chess's configure (YAML makes numbers
+    and booleans; the options python-chess manages are left out)."""
+    typed: dict[str, object] = {}
+    for name, value in options.items():
+        if chess.engine.Option(name, "", None, None, None, None).is_managed():
+            continue
+        if value in ("true", "false"):
+            typed[name] = value == "true"
+        else:
+            typed[name] = int(value) if value.isdigit() else value
+    return typed
+
+
+def test_lichess_bot_default_setup_plays(tmp_path, caplog):
+    """lichess-bot's engine handling, reproduced with python-chess: popen_uci with its 60 s timeout
+    in the working directory (no ./syzygy/ there), configure with the shipped uci_options, the
+    opponent information, then a game as lichess-bot plays it: `Limit(time=...)` for each side's
+    first move (10 s in lichess-bot, 1 s here) without ponder, then clocked limits with
+    lichess-bot's 2 s overhead taken off its own clock, ponder on, and an opponent who plays the
+    predicted move every other time (ponderhit) and another move otherwise (stop, new search)."""
+    rng = random.Random(seed(4711))
+    stderr = open(tmp_path / "stderr.txt", "w", encoding="utf-8")
+    engine = chess.engine.SimpleEngine.popen_uci(ENGINE_COMMAND, timeout=60.0, setpgrp=True, cwd=tmp_path,
+                                                 stderr=stderr)
+    try:
+        engine.configure(configured_like_lichess_bot(LICHESS_BOT_UCI_OPTIONS))
+        engine.send_opponent_information(opponent=chess.engine.Opponent("someone", "BOT", 2100, True),
+                                         engine_rating=2000)
+        board = chess.Board()
+        clock = {chess.WHITE: 10.0, chess.BLACK: 10.0}
+        increment = 0.1
+        hits = misses = 0
+        predicted = None
+        for _ in range(24):
+            if board.turn == chess.WHITE:                  # the bot
+                first = len(board.move_stack) < 2
+                if first:
+                    limit = chess.engine.Limit(time=1.0, clock_id="first move")
+                else:
+                    own = max(0.001, clock[chess.WHITE] - LICHESS_BOT_MOVE_OVERHEAD)
+                    limit = chess.engine.Limit(white_clock=own, black_clock=clock[chess.BLACK], white_inc=increment,
+                                               black_inc=increment, clock_id="real time")
+                start = time.perf_counter()
+                result = engine.play(board, limit, info=chess.engine.INFO_ALL, ponder=not first, draw_offered=False,
+                                     root_moves=None)
+                spent = time.perf_counter() - start
+                assert result.move in board.legal_moves
+                if not first:
+                    assert spent < own, f"{spent:.2f} s spent with {own:.2f} s on the clock passed on"
+                    clock[chess.WHITE] += increment - spent
+                predicted = result.ponder
+                board.push(result.move)
+            else:                                          # the opponent
+                legal = list(board.legal_moves)
+                if predicted in legal and hits <= misses:
+                    move, hits = predicted, hits + 1
+                else:
+                    move = rng.choice([m for m in legal if m != predicted] or legal)
+                    misses += predicted is not None
+                board.push(move)
+            if board.is_game_over():
+                break
+        assert hits and misses, (hits, misses)
+        engine.send_game_result(board)
+        engine.ping()
+    finally:
+        engine.quit()
+        stderr.close()
+    assert "Traceback" not in (tmp_path / "stderr.txt").read_text(encoding="utf-8")
+    complaints = [r.getMessage() for r in caplog.records
+                  if r.name.startswith("chess.engine") and r.levelno >= logging.WARNING]
+    assert not complaints
+

@@ -3,6 +3,7 @@ checked against python-chess's own probes of the same tables."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import chess
@@ -70,8 +71,11 @@ def test_missing_folder_is_an_error_and_changes_nothing():
 
 
 def test_uci_options_without_tables(uci, tmp_path):
-    errors = uci.errors_after("setoption name SyzygyPath value /no/such/folder")
-    assert len(errors) == 1 and "/no/such/folder" in errors[0]
+    """A folder that does not exist is accepted with a warning (lichess-bot's default config names
+    ./syzygy/), one without tables with a note."""
+    uci.send("setoption name SyzygyPath value /no/such/folder")
+    notes = uci.sync()
+    assert len(notes) == 1 and notes[0].startswith("info string warning") and "/no/such/folder" in notes[0], notes
     uci.send(f"setoption name SyzygyPath value {tmp_path}")
     notes = uci.sync()
     assert any(line.startswith("info string no Syzygy tables") for line in notes), notes
@@ -91,6 +95,25 @@ def test_uci_reports_tbhits_with_tables(uci, tables):
         assert search.infos[-1]["tbhits"] > 0
         board.push_uci(search.bestmove)
         assert tables.probe_wdl(board) == -2          # the move keeps the win
+    finally:
+        uci.set_option("SyzygyPath", "<empty>")
+
+
+def test_uci_missing_folder_keeps_the_tables_in_use(uci, tables):
+    """Only missing folders: a warning, and the tables already open stay in use; a path with one
+    folder that exists uses that folder's tables."""
+    uci.send(f"setoption name SyzygyPath value {syzygy_folder()}")
+    uci.sync()
+    try:
+        uci.send("setoption name SyzygyPath value ./syzygy/")
+        notes = uci.sync()
+        assert len(notes) == 1 and "warning" in notes[0] and "keeping the tablebases in use" in notes[0], notes
+        uci.position(fen=KPK_WIN)
+        assert uci.go("depth 8").infos[-1]["tbhits"] > 0
+        uci.send(f"setoption name SyzygyPath value /no/such/folder{os.pathsep}{syzygy_folder()}")
+        notes = uci.sync()
+        assert "warning" in notes[0] and any("found" in line for line in notes[1:]), notes
+        assert uci.go("depth 8").infos[-1]["tbhits"] > 0
     finally:
         uci.set_option("SyzygyPath", "<empty>")
 

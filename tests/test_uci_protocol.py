@@ -10,6 +10,7 @@ import random
 import chess
 import pytest
 
+from engine.frontend.options import available_memory_mb, hash_limit_mb
 from tests.helpers import seed, shared_file
 
 # ruff: noqa: F811 - the fixtures imported here are test parameters of the same name
@@ -426,19 +427,76 @@ def test_ponder_option(uci, value):
     assert uci.go("depth 3").ponder is not None
 
 
-def test_threads_up_to_the_cores(uci):
-    cores = os.cpu_count() or 1
-    errors = uci.errors_after(f"setoption name Threads value {cores + 1}")
-    assert len(errors) == 1 and "Threads" in errors[0]
-    uci.set_option("Threads", cores)
+def clamp_notes(uci: UciEngine, name: str, value: int) -> list[str]:
+    """`setoption name <name> value <value>`, which must be accepted; the notes it gave."""
+    uci.send(f"setoption name {name} value {value}")
+    notes = uci.sync()
+    assert not [n for n in notes if "error" in n], notes
+    return notes
+
+
+@pytest.mark.parametrize("asked", [1024, 4, "cores"])
+def test_threads_are_clamped_to_the_cores(uci, asked):
+    """Threads is advertised up to 1024 (as engines publish it, so that configurations written for
+    bigger machines work); beyond the cores this process may use, one note says what is used."""
+    cores = len(os.sched_getaffinity(0))
+    asked = cores if asked == "cores" else asked
+    assert uci.options["Threads"]["max"] == "1024"
     try:
+        notes = clamp_notes(uci, "Threads", asked)
+        if asked > cores:
+            assert notes == [f"info string Threads {asked} is more than the {cores} core{'s' if cores > 1 else ''} "
+                             f"this engine may use: searching with {cores}"]
+        else:
+            assert notes == []
         uci.position(fen=MIDDLEGAME)
         search = uci.go("movetime 300")          # bestmove and every pv legal (checked by the driver)
         assert search.infos[-1]["nodes"] > 0
-        uci.position(fen=MIDDLEGAME)
         assert uci.go("depth 6").infos[-1]["depth"] == 6
     finally:
         uci.set_option("Threads", 1)
+
+
+def test_hash_is_clamped_to_the_memory_available(uci):
+    """Hash is advertised up to 33554432 MB; more than the memory available (less a reserve) is
+    clamped, with one note. The table is not touched before the search fills it, and is given
+    back at once here."""
+    assert uci.options["Hash"]["max"] == "33554432"
+    try:
+        notes = clamp_notes(uci, "Hash", 33554432)
+        assert len(notes) == 1 and notes[0].startswith("info string Hash 33554432 MB is more than"), notes
+        used = int(notes[0].split("using ")[1].split()[0])
+        total_mb = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2 ** 20
+        assert 1 <= used <= total_mb * 3 // 4            # a quarter of what is available stays free
+        uci.set_option("Hash", 16)
+        assert clamp_notes(uci, "Hash", 512) == []           # lichess-bot's default
+        uci.position(fen=MIDDLEGAME)
+        assert uci.go("depth 6").infos[-1]["depth"] == 6
+    finally:
+        uci.set_option("Hash", 16)
+
+
+def test_hash_limit_leaves_a_reserve(tmp_path):
+    meminfo = tmp_path / "meminfo"
+    meminfo.write_text("MemTotal:       24683584 kB\nMemFree:        22000000 kB\nMemAvailable:   8388608 kB\n")
+    assert available_memory_mb(str(meminfo)) == 8192
+    assert hash_limit_mb(8192) == 8192 - 2048
+    assert hash_limit_mb(512) == 256                       # the reserve is at least 256 MB
+    assert hash_limit_mb(100) == 1
+    assert available_memory_mb(str(tmp_path / "none")) is None
+    meminfo.write_text("MemTotal: 100 kB\n")
+    assert available_memory_mb(str(meminfo)) is None
+
+
+def test_uci_elo_above_full_strength_plays_at_full_strength(uci):
+    """UCI_Elo goes up to Stockfish's 3190, so that its configurations work; from Jitfish's full
+    strength up it is full strength, which one note says."""
+    uci.set_option("UCI_LimitStrength", "true")
+    notes = clamp_notes(uci, "UCI_Elo", 2800)
+    assert len(notes) == 1 and "full strength" in notes[0], notes
+    uci.position(fen=MIDDLEGAME)
+    search = uci.go("depth 5")
+    assert search.final()[0]["depth"] == 5 and search.bestmove == search.final()[0]["pv"][0]
 
 
 def test_clear_hash_spelled_otherwise(uci):

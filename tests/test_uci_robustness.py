@@ -1,6 +1,7 @@
 """The UCI loop under bad input and at the edges of a search: every malformed command is refused
-with exactly one error line and changes nothing, a seeded fuzz neither kills nor hangs the engine,
-and `stop`, `isready` and `quit` are answered at once, also while a search runs."""
+with exactly one error line and changes nothing, every `go` is answered with exactly one
+`bestmove` whatever its arguments and whatever state the engine is in, and `stop`, `isready` and
+`quit` are answered at once, also while a search runs. (The fuzzer is tests/test_uci_fuzz.py.)"""
 
 from __future__ import annotations
 
@@ -27,15 +28,14 @@ BAD_LINES = [
     "position startpos junk", "position startpos moves e2e4 e7e5 e1e3", "position startpos moves e2e4 zz",
     "position startpos moves e2e4 e7e5 e2e4", "position startpos moves e7e5",
     "position startpos moves " + "g1f3 g8f6 f3g1 f6g8 " * 300 + "e1e2 e1e2",
-    # go
-    "go depth", "go depth -3", "go depth x", "go depth 3.5", "go nodes -1", "go movetime abc", "go wtime 1e9",
-    "go winc -10 depth 1", "go movestogo 0", "go mate 0", "go searchmoves e2e5 depth 2", "go depth 2 sideways",
-    "go perft", "go perft 0", "go perft 21", "go perft -1",
+    # go perft (an extension: a count, not a search)
+    "go perft", "go perft 0", "go perft 21", "go perft -1", "go perft 2 3",
     # setoption
     "setoption name Nonsense value 3", "setoption name Hash value 0", "setoption name Hash value 99999999",
-    "setoption name MultiPV value 257", "setoption name MultiPV value -1", "setoption name MultiPV value x",
+    "setoption name MultiPV value 501", "setoption name MultiPV value -1", "setoption name MultiPV value x",
     "setoption name MultiPV value 1 0", "setoption name Ponder value maybe", "setoption name Threads value 0",
     "setoption name UCI_Chess960", "setoption", "setoption value 3", "setoption name", "setoption Hash 32",
+    "setoption name Hash value 33554433", "setoption name Threads value 1025", "setoption name UCI_Elo value 3191",
     # others
     "frobnicate", "frobnicate the engine now", "debug", "debug maybe", "bench x", "bench 0", "x" * 100_000,
     b"\xff\xfe\x00garbage\x01\x02", b"\x80\x81\x82 \xc3\x28", "\u00e9t\u00e9",
@@ -68,19 +68,85 @@ def test_empty_lines_and_stray_stop_or_ponderhit_are_ignored(uci, line):
 
 
 def test_unknown_tokens_before_a_command(uci):
-    """The spec says to skip them and run the command found after them (one error line says so)."""
-    errors = uci.errors_after("joho setoption name MultiPV value 2")
-    assert len(errors) == 1 and "joho" in errors[0]
+    """The spec says to skip them and run the command found after them (one warning says so)."""
+    uci.send("joho setoption name MultiPV value 2")
+    answer = uci.sync()
+    assert len(answer) == 1 and answer[0].startswith("info string warning") and "joho" in answer[0], answer
     assert sorted(i["multipv"] for i in uci.go("depth 2").final()) == [1, 2]
 
 
-def test_negative_clock_plays_as_if_it_were_zero(uci):
-    uci.position(MIDDLEGAME)
-    sent = uci.send("go wtime -100 btime 5000")
-    search = uci.finish_search(sent)
-    assert sum(line.text.startswith("info string error") for line in search.lines) == 1
-    require_quiet_machine()
-    assert search.seconds < 0.3
+# ---- every go is answered -----------------------------------------------------------------------
+
+def warnings_of(search) -> list[str]:
+    return [line.text for line in search.lines if line.text.startswith("info string warning")]
+
+
+def answered_once(uci: UciEngine, args: str, timeout: float = 30.0):
+    """`go <args>`: its search, which must end in one bestmove (none more comes before `readyok`)
+    and carry no error line."""
+    search = uci.go(args, timeout=timeout)
+    later = uci.sync()
+    assert not [text for text in later if text.startswith("bestmove")], later
+    assert not [line.text for line in search.lines if "error" in line.text], search.lines
+    return search
+
+
+# (go arguments, the number of warnings, a check of the search). After 1. e4 e5; MultiPV 2.
+LENIENT_GO = [
+    ("depth -3", 1, lambda s: s.final()[0]["depth"] == 1),
+    ("depth 0", 1, lambda s: s.final()[0]["depth"] == 1),
+    ("depth", 1, lambda s: s.final()[0]["depth"] == 1),
+    ("depth x", 1, lambda s: s.final()[0]["depth"] == 1),
+    ("depth 3.5", 1, lambda s: s.final()[0]["depth"] == 3),
+    ("depth 2 depth 4", 1, lambda s: s.final()[0]["depth"] == 4),
+    ("nodes 0", 1, lambda s: s.final()[0]["depth"] == 1),
+    ("nodes -1", 1, lambda s: s.final()[0]["depth"] == 1),
+    ("movetime abc", 1, lambda s: s.seconds < 1.0),
+    ("movetime -50", 1, lambda s: s.seconds < 1.0),
+    ("wtime abc btime 100000", 1, lambda s: s.seconds < 1.0),
+    ("wtime -100 btime 5000", 1, lambda s: s.seconds < 1.0),
+    ("wtime 1e3 btime 1e3", 2, lambda s: s.seconds < 1.0),
+    ("winc -10 depth 2", 1, lambda s: s.final()[0]["depth"] == 2),
+    ("movestogo 0 depth 2", 1, lambda s: s.final()[0]["depth"] == 2),
+    ("movestogo depth 2", 1, lambda s: s.final()[0]["depth"] == 2),
+    ("depth 2 sideways", 1, lambda s: s.final()[0]["depth"] == 2),
+    ("sideways ahead depth 2 0x10 nodes 50000", 2, lambda s: s.final()[0]["nodes"] <= 50000),
+    ("searchmoves e2e4 depth 2", 2, lambda s: s.final()[0]["depth"] == 2),            # e2e4 was played
+    ("depth 2 searchmoves e2e4 d2d4", 1, lambda s: s.bestmove == "d2d4"),
+    ("depth 2 searchmoves g1f3 zz e9e4 g1f3", 1, lambda s: s.bestmove == "g1f3"),
+    ("depth 2 searchmoves", 1, lambda s: s.final()[0]["depth"] == 2),
+    ("depth 2 " + "junk " * 5000, 1, lambda s: s.final()[0]["depth"] == 2),
+    ("depth 2 " + " ".join(f"x{k} depth 2" for k in range(12)), 9, lambda s: s.final()[0]["depth"] == 2),
+]
+
+
+@pytest.mark.parametrize("args, warnings, check", LENIENT_GO, ids=[a[:40] for a, _, _ in LENIENT_GO])
+def test_every_go_is_answered(uci, args, warnings, check):
+    """A `go` with unusable parts: one warning per part (at most MAX_GO_WARNINGS and a count of the
+    rest), a search within what was asked, one legal bestmove, and nothing else changed."""
+    board = uci.position(moves=["e2e4", "e7e5"])
+    uci.set_option("MultiPV", 2)
+    search = answered_once(uci, args)
+    assert len(warnings_of(search)) == warnings, warnings_of(search)
+    assert check(search), search.lines[-3:]
+    state_is_intact(uci, board)
+
+
+def test_go_mate_zero_searches_for_the_quickest_mate(uci):
+    uci.position("6k1/5ppp/8/8/8/8/5PPP/1R4K1 w - - 0 1")
+    search = answered_once(uci, "mate 0")
+    assert len(warnings_of(search)) == 1 and search.bestmove == "b1b8"
+
+
+@pytest.mark.parametrize("fen, score", [("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", ("mate", 0)),
+                                        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", ("cp", 0))])
+@pytest.mark.parametrize("args", ["depth -1 searchmoves h8g8", "nodes x", "wtime 100 btime 100 searchmoves a1a2"])
+def test_no_legal_move_answers_0000_at_once(uci, fen, score, args):
+    """Mate or stalemate: `bestmove 0000` at once after the depth-0 score line, however odd the go."""
+    uci.position(fen)
+    search = answered_once(uci, args)
+    assert search.bestmove == "0000" and search.seconds < 0.5
+    assert [(i["depth"], i["score"]) for i in search.infos if "string" not in i] == [(0, score)]
 
 
 def test_long_game_is_accepted(uci):
@@ -98,12 +164,12 @@ def test_huge_numbers(uci, limit, number):
     uci.interrupt(f"{limit} {number} btime {number}", "stop", after=0.1)
 
 
-# ---- commands while a search runs ---------------------------------------------------------------
+# ---- commands while a search runs, and stop/ponderhit in every state ----------------------------
 
-@pytest.mark.parametrize("line", ["go depth 1", "setoption name Hash value 8", "ucinewgame", "bench 1",
-                                  "go perft 1", "setoption name Clear Hash"])
+@pytest.mark.parametrize("line", ["setoption name Hash value 8", "ucinewgame", "setoption name Clear Hash"])
 def test_commands_that_need_an_idle_engine_are_refused_while_searching(uci, line):
-    """The loop never blocks on a search (so `stop` and `quit` are always read): it refuses."""
+    """The loop never blocks on a search (so `stop` and `quit` are always read): it refuses what
+    would change the search's table or options under it."""
     uci.position(MIDDLEGAME)
     sent = uci.send("go depth 60")
     errors = uci.errors_after(line)
@@ -111,6 +177,84 @@ def test_commands_that_need_an_idle_engine_are_refused_while_searching(uci, line
     stop = uci.send("stop")
     search = uci.finish_search(sent)
     assert search.lines[-1].at - stop < 0.5
+
+
+@pytest.mark.parametrize("first", ["depth 60", "infinite", "ponder wtime 10000 btime 10000", "ponder infinite"])
+def test_go_while_searching_stops_the_search_and_answers_both(uci, first):
+    """A second `go` before the first one's bestmove (a client bug, or a lost `stop`): the first
+    search is stopped and answered, with a warning, then the second searches and is answered."""
+    uci.position(MIDDLEGAME)
+    sent = uci.send(f"go {first}")
+    time.sleep(0.2)
+    second = uci.send("go depth 3")
+    earlier = uci.finish_search(sent)
+    assert earlier.lines[-1].at - second < 0.5
+    assert [line.text for line in earlier.lines if line.text.startswith("info string warning")] != []
+    assert uci.finish_search(second).final()[0]["depth"] == 3
+    assert not [text for text in uci.sync() if text.startswith("bestmove")]
+
+
+@pytest.mark.parametrize("line", ["go perft 4", "bench 2"])
+def test_perft_and_bench_run_beside_a_search(uci, line):
+    """They have their own position and searcher: the search goes on and is answered."""
+    uci.position(MIDDLEGAME)
+    sent = uci.send("go infinite")
+    uci.send(line)
+    end = "Nodes searched" if "perft" in line else "info string Nodes/second"
+    lines = uci.read_until(end, timeout=60)
+    assert not [x for x in lines if x.text.startswith("bestmove") or "error" in x.text]
+    uci.send("stop")
+    uci.finish_search(sent, earlier=[x for x in lines if x.text.startswith("info") and "string" not in x.text])
+
+
+def test_a_second_perft_beside_a_perft_is_refused(uci):
+    uci.send("go perft 5")
+    errors = uci.errors_after("go perft 1")
+    assert len(errors) == 1 and "perft is running" in errors[0]
+    uci.read_until("Nodes searched", timeout=60)
+
+
+# (commands, how many bestmoves they must produce): stop and ponderhit in odd states change
+# nothing, and the engine answers the next go with exactly one bestmove.
+ODD_STATES = [
+    (["stop", "stop"], 0),
+    (["ponderhit", "ponderhit"], 0),
+    (["go depth 2", "sync", "stop", "stop"], 1),                     # stop after the search ended
+    (["go depth 2", "sync", "ponderhit"], 1),                        # ponderhit without ponder
+    (["go infinite", "ponderhit", "sleep", "stop", "stop"], 1),      # ponderhit on a non-ponder search
+    (["go ponder depth 3", "ponderhit", "ponderhit"], 1),            # ponderhit twice
+    (["go ponder infinite", "ponderhit", "sleep", "stop"], 1),       # still infinite after ponderhit
+    (["go ponder wtime 60000 btime 60000", "stop", "ponderhit"], 1),  # ponderhit after stop
+    (["go ponder wtime 60000 btime 60000", "stop", "go depth 2"], 2),  # a ponder miss, as python-chess does it
+    (["go infinite", "stop", "go infinite", "stop"], 2),
+    (["go infinite", "go infinite", "go infinite", "stop"], 3),
+]
+
+
+@pytest.mark.parametrize("commands, answers", ODD_STATES, ids=[" / ".join(c) for c, _ in ODD_STATES])
+def test_stop_and_ponderhit_in_odd_states(uci, commands, answers):
+    uci.position(MIDDLEGAME)
+    lines = []
+    for command in commands:
+        if command == "sync":
+            lines += uci.read_until("bestmove")
+        elif command == "sleep":
+            time.sleep(0.2)
+        else:
+            uci.send(command)
+    missing = answers - sum(x.text.startswith("bestmove") for x in lines)
+    lines += [uci.read_until("bestmove")[-1] for _ in range(missing)]
+    later = uci.sync() + [line.text for line in uci.pending(0.3)]
+    assert sum(x.text.startswith("bestmove") for x in lines) == answers
+    assert not [text for text in later if text.startswith("bestmove") or "error" in text], later
+    assert answered_once(uci, "depth 2").final()[0]["depth"] == 2
+
+
+def test_no_legal_move_ponder_waits_for_ponderhit_then_answers_at_once(uci):
+    """`go ponder` must not answer before ponderhit or stop (the spec), not even with no move."""
+    uci.position("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
+    search, latency = uci.interrupt("ponder wtime 1000 btime 1000", "ponderhit", after=0.2)
+    assert search.bestmove == "0000" and latency < 0.5
 
 
 def test_go_right_after_stop_waits_for_the_stopped_search(uci):
@@ -188,101 +332,34 @@ def test_the_process_ends_promptly(searching, how):
         assert fresh.proc.returncode == 0
 
 
-# ---- fuzz ---------------------------------------------------------------------------------------
+# ---- a failing search still answers -----------------------------------------------------------
 
-FUZZ_LINES = 10000
-FUZZ_SYNC_EVERY = 50
-VALID_LINES = [
-    "isready", "ucinewgame", "debug on", "debug off", "register later", "d", "eval", "stop", "ponderhit", "uci",
-    "position startpos", "position startpos moves e2e4 e7e5 g1f3 b8c6", f"position fen {MIDDLEGAME}",
-    f"position fen {KIWIPETE} moves e1g1 a6e2", "position fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1 moves b4b1",
-    "go depth 3", "go nodes 2000", "go movetime 20", "go wtime 300 btime 300 winc 5 binc 5",
-    "go wtime 200 btime 200 movestogo 2", "go infinite", "go ponder wtime 100 btime 100", "go mate 2",
-    "go searchmoves e2e4 d2d4 depth 3", "go depth 2 searchmoves a2a3", "setoption name MultiPV value 2",
-    "setoption name MultiPV value 1", "setoption name Hash value 8", "setoption name Clear Hash",
-    "setoption name UCI_Chess960 value true", "setoption name UCI_Chess960 value false",
-    "setoption name Move Overhead value 10", "setoption name Ponder value true", "setoption name Threads value 1",
-]
-# Not `quit` (it ends the process), `bench` or `perft` (long computations that `stop` does not end),
-# nor Hash sizes in the gigabytes (see random_number).
-KEYWORDS = ["go", "position", "startpos", "fen", "moves", "setoption", "name", "value", "depth", "nodes",
-            "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate", "infinite", "ponder", "searchmoves",
-            "stop", "ponderhit", "isready", "ucinewgame", "debug", "on", "off", "d", "eval", "Hash", "MultiPV"]
+def test_a_search_that_fails_still_answers_with_a_legal_move(monkeypatch):
+    """The loop in-process, its search made to raise (a stand-in for a bug): one error line, then a
+    legal bestmove; the next go searches normally."""
+    from engine.frontend.uci import UciLoop
+    from search.driver import Searcher
 
+    lines: list[str] = []
+    loop = UciLoop(write=lines.append)
+    loop.wait_ready()
+    real_run = Searcher.run
 
-def random_number(rng: random.Random) -> str:
-    """Small, negative, huge or not quite a number; never 65..99999, which as a Hash size in MB
-    could take gigabytes of memory."""
-    return rng.choice([str(rng.randint(0, 64)), str(-rng.randint(1, 10 ** 6)), str(10 ** rng.randint(5, 30)),
-                       str(2 ** 63), str(2 ** 64), "1e9", "0x10", "3.5", "-0", "+7"])
+    def broken(self, *args, **kwargs):
+        raise RuntimeError("simulated failure")
 
-
-def random_move(rng: random.Random) -> str:
-    return rng.choice(MOVE_SQUARES) + rng.choice(MOVE_SQUARES) + rng.choice(["", "", "", "q", "n", "x"])
-
-
-def mutate(rng: random.Random, line: str) -> str | bytes:
-    """A valid line with its tokens dropped, duplicated, swapped or replaced, or plain garbage."""
-    tokens = line.split()
-    kind = rng.randrange(10)
-    i = rng.randrange(len(tokens))
-    if kind == 0:
-        del tokens[i]
-    elif kind == 1:
-        tokens.insert(i, tokens[i])
-    elif kind == 2:
-        j = rng.randrange(len(tokens))
-        tokens[i], tokens[j] = tokens[j], tokens[i]
-    elif kind == 3:
-        tokens[i] = random_number(rng)
-    elif kind == 4:
-        tokens.insert(i, random_move(rng))
-    elif kind == 5:
-        tokens.insert(i, rng.choice(KEYWORDS))
-    elif kind == 6:
-        tokens = tokens[:i] + rng.choice(VALID_LINES).split()
-    elif kind == 7:
-        return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 60))).replace(b"\n", b" ")
-    elif kind == 8:
-        return " ".join(rng.choice(KEYWORDS + [random_number(rng), random_move(rng)])
-                        for _ in range(rng.randrange(1, 12)))
-    else:
-        tokens = [t if rng.random() < 0.7 else random_number(rng) for t in tokens]
-    return " ".join(tokens)
-
-
-def fuzz_lines(rng: random.Random, count: int):
-    """Mostly mutated lines, some valid ones, a few very long ones; a `stop` now and then, or most
-    `go` commands would find the last search still running."""
-    for _ in range(count):
-        line = rng.choice(VALID_LINES)
-        roll = rng.random()
-        if roll < 0.55:
-            line = mutate(rng, line)
-        elif roll < 0.555:
-            line = " ".join([line] * 2000)
-        elif roll < 0.65:
-            line = "stop"
-        yield line
-
-
-def test_fuzz(uci):
-    """Random and mutated commands: the engine never dies or hangs (`isready` every 50 lines is
-    answered), reports no internal error, and plays normally afterwards."""
-    rng = random.Random(seed(2001))
-    uci.board = None           # the fuzz sets positions the driver does not follow
-    answers = []
-    start = time.perf_counter()
-    for n, line in enumerate(fuzz_lines(rng, FUZZ_LINES), 1):
-        uci.send(line)
-        if n % FUZZ_SYNC_EVERY == 0:
-            answers += uci.sync(timeout=30)
-    uci.send("stop")
-    answers += uci.sync(timeout=30) + [line.text for line in uci.pending(0.3)]
-    print(f"fuzz: {FUZZ_LINES} lines in {time.perf_counter() - start:.1f} s, "
-          f"{sum(a.startswith('info string error') for a in answers)} error lines")
-    assert uci.proc.poll() is None
-    assert not [a for a in answers if "internal error" in a]
-    uci.reset()
-    search = uci.go("depth 3")
-    assert search.final()[0]["depth"] == 3
+    monkeypatch.setattr(Searcher, "run", broken)
+    for command in ("position startpos moves e2e4", "go depth 3"):
+        loop.handle(command)
+    loop.search.thread.join(10)
+    texts = [line.strip() for line in lines]
+    assert [t for t in texts if "error" in t] == ["info string error: internal error RuntimeError: simulated failure"]
+    best = [t for t in texts if t.startswith("bestmove")]
+    assert len(best) == 1 and best[0].split()[1] in {m.uci() for m in chess.Board(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").legal_moves}
+    monkeypatch.setattr(Searcher, "run", real_run)
+    lines.clear()
+    loop.handle("go depth 2")
+    loop.search.thread.join(10)
+    assert sum(line.startswith("bestmove") for line in lines) == 1 and not [t for t in lines if "error" in t]
+    loop.handle("quit")

@@ -382,16 +382,24 @@ def engine() -> Iterator[UciEngine]:
         yield started
 
 
-def require_quiet_machine() -> None:
-    """The guard of every tight wall-clock assertion: skips the rest of the test when more work
-    is runnable than there are cores, since other jobs (a tuner, data generation, other test
-    runs) then starve the engine's threads for 100 ms and more. Call it after the assertions
-    that do not depend on timing, right before those that do. JITFISH_IGNORE_LOAD=1 runs them
-    anyway."""
+def machine_busy() -> str | None:
+    """Why tight time bounds are not reliable now, or None: more work is runnable than there are
+    cores (other jobs, a tuner, data generation, starve the engine's threads for 100 ms and
+    more). JITFISH_IGNORE_LOAD=1 says the machine is quiet anyway."""
     load, cores = os.getloadavg()[0], os.cpu_count() or 1
     if load > cores + 0.5 and not os.environ.get("JITFISH_IGNORE_LOAD"):
-        pytest.skip(f"machine busy (load average {load:.1f} on {cores} cores): timing not reliable "
-                    f"(JITFISH_IGNORE_LOAD=1 runs it anyway)")
+        return (f"machine busy (load average {load:.1f} on {cores} cores): timing not reliable "
+                f"(JITFISH_IGNORE_LOAD=1 runs it anyway)")
+    return None
+
+
+def require_quiet_machine() -> None:
+    """The guard of every tight wall-clock assertion: skips the rest of the test when the machine
+    is busy (machine_busy). Call it after the assertions that do not depend on timing, right
+    before those that do."""
+    busy = machine_busy()
+    if busy:
+        pytest.skip(busy)
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ class EngineSpec:
     options: dict[str, str | int | bool] = field(default_factory=dict)
     proto: str = "uci"
     cwd: str | None = None
+    ponder: bool = False  # think on the opponent's time (go ponder, then ponderhit or stop)
 
 
 def _option_value(text: str) -> str | int | bool:
@@ -37,11 +38,13 @@ def _option_value(text: str) -> str | int | bool:
 
 
 def parse_engine_spec(tokens: list[str], each: list[str] | None = None) -> EngineSpec:
-    """Parse key=value tokens: cmd=, name=, proto=uci, dir=, option.NAME=VALUE (each= tokens first)."""
+    """Parse key=value tokens: cmd=, name=, proto=uci, dir=, ponder=true|false, option.NAME=VALUE
+    (each= tokens first)."""
     cmd: list[str] = []
     name = ""
     proto = "uci"
     cwd = None
+    ponder = False
     options: dict[str, str | int | bool] = {}
     for token in [*(each or []), *tokens]:
         key, sep, value = token.partition("=")
@@ -55,20 +58,27 @@ def parse_engine_spec(tokens: list[str], each: list[str] | None = None) -> Engin
             proto = value.lower()
         elif key == "dir":
             cwd = value
+        elif key == "ponder":
+            if value.lower() not in ("true", "false"):
+                raise ValueError(f"ponder={value!r}: give ponder=true or ponder=false")
+            ponder = value.lower() == "true"
         elif key.startswith("option."):
             opt = key[len("option."):]
             if opt.lower() in MANAGED:
-                raise ValueError(f"option {opt} is managed by the runner (use --variant chess960 for UCI_Chess960)")
+                raise ValueError(f"option {opt} is managed by the runner (use --variant chess960 for "
+                                 f"UCI_Chess960, ponder=true for Ponder)")
             options[opt] = _option_value(value)
         else:
-            raise ValueError(f"unknown engine setting {key!r} (use cmd=, name=, proto=, dir=, option.X=)")
+            raise ValueError(f"unknown engine setting {key!r} "
+                             f"(use cmd=, name=, proto=, dir=, ponder=, option.X=)")
     if not cmd:
         raise ValueError(f"engine {' '.join(tokens)!r} has no cmd=")
     if proto != "uci":
         raise ValueError(f"protocol {proto!r} is not supported (only proto=uci)")
     if "/" in cmd[0] and not os.path.isabs(cmd[0]):
         cmd[0] = os.path.abspath(cmd[0])  # relative to where the runner was started, even with dir=
-    return EngineSpec(cmd=cmd, name=name or os.path.basename(cmd[0]), options=options, proto=proto, cwd=cwd)
+    return EngineSpec(cmd=cmd, name=name or os.path.basename(cmd[0]), options=options, proto=proto, cwd=cwd,
+                      ponder=ponder)
 
 
 class EngineProcess:
@@ -82,6 +92,11 @@ class EngineProcess:
         self.transport: asyncio.SubprocessTransport | None = None
         self.protocol: chess.engine.UciProtocol | None = None
         self.starts = 0
+
+    @property
+    def pid(self) -> int | None:
+        """The process id while running."""
+        return self.transport.get_pid() if self.transport is not None else None
 
     @property
     def alive(self) -> bool:

@@ -22,6 +22,7 @@ import logging
 import math
 import os
 import random
+import re
 import signal
 import sys
 import time
@@ -108,6 +109,9 @@ class EngineStats:
     overruns: int = 0  # moves that exceeded the budget at all (incl. within the margin)
     max_overrun_ms: float = 0.0
     restarts: int = 0
+    ponder_hits: int = 0  # with ponder=true: the opponent played the predicted move (ponderhit)
+    ponder_misses: int = 0  # ... or another one (stop, then a new search)
+    protocol_warnings: int = 0  # complaints of python-chess about the engine's output
 
 
 @dataclass
@@ -186,6 +190,26 @@ def move_comment(info: dict[str, Any], elapsed: float) -> str:
     return " ".join(parts)
 
 
+class ProtocolWarnings(logging.Handler):
+    """Counts python-chess's warnings and errors about an engine's output (an unexpected line, an
+    invalid info or ponder move), by engine process id, keeping the first few for the report."""
+
+    PID = re.compile(r"\(pid=(\d+)\)")
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.by_pid: Counter[int] = Counter()
+        self.examples: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage()
+        match = self.PID.search(text)
+        if match:
+            self.by_pid[int(match.group(1))] += 1
+            if len(self.examples) < 10:
+                self.examples.append(text[:300])
+
+
 def forfeit_result(board: chess.Board, loser: chess.Color, on_time: bool) -> str:
     """Result when `loser` forfeits; on time it is a draw if the opponent cannot possibly mate."""
     if on_time and board.has_insufficient_material(not loser):
@@ -213,6 +237,8 @@ class Match:
                         for _ in range(args.concurrency)]
         self.queue: asyncio.Queue[int] = asyncio.Queue()
         self.date = datetime.date.today().strftime("%Y.%m.%d")
+        self.warnings = ProtocolWarnings()
+        self.pid_owner: dict[int, int] = {}  # engine process id -> index into state.stats
 
     async def preflight(self) -> None:
         """Start every engine once; raise PreflightError with a clear message if one cannot be used."""
@@ -226,20 +252,31 @@ class Match:
                 assert proc.protocol is not None
                 if self.chess960 and "UCI_Chess960" not in proc.protocol.options:
                     raise PreflightError(f"engine {proc.spec.name!r} has no UCI_Chess960 option")
+                self.own(proc)
+
+    def own(self, proc: EngineProcess) -> None:
+        """Remember whose process this is, so that protocol warnings are counted for its engine."""
+        if proc.pid is not None:
+            self.pid_owner[proc.pid] = self.specs.index(proc.spec)
 
     async def run(self) -> None:
         """Play all games; engines are shut down even on errors or cancellation."""
         for i in range(self.args.games):
             self.queue.put_nowait(i)
+        logging.getLogger("chess.engine").addHandler(self.warnings)
         try:
             await self.preflight()
             await asyncio.gather(*(self.worker(w) for w in range(len(self.workers))))
         finally:
             await asyncio.gather(*(p.quit() for procs in self.workers for p in procs),
                                  return_exceptions=True)
+            logging.getLogger("chess.engine").removeHandler(self.warnings)
             for procs in self.workers:
                 for k, p in enumerate(procs):
                     self.state.stats[k].restarts += max(0, p.starts - 1)
+            for pid, count in self.warnings.by_pid.items():
+                if pid in self.pid_owner:
+                    self.state.stats[self.pid_owner[pid]].protocol_warnings += count
 
     async def worker(self, w: int) -> None:
         """Take games from the queue and play them with this worker's engines."""
@@ -287,18 +324,24 @@ class Match:
         stats = {chess.WHITE: self.state.stats[wi], chess.BLACK: self.state.stats[bi]}
         clocks = {c: Clock(self.tc) for c in (chess.WHITE, chess.BLACK)} if self.tc.uses_clock else None
         adjudicator = Adjudicator(self.rules)
+        predicted: dict[chess.Color, chess.Move | None] = {chess.WHITE: None, chess.BLACK: None}  # pondered
         pending: tuple[str, str] | None = None
         tag = object()  # new `game` identity => python-chess sends ucinewgame
         result, termination, reason = "*", "unterminated", ""
 
-        # Engines that died in an earlier game are restarted here; failing that, they lose.
+        # Engines that died in an earlier game are restarted here; failing that, they lose. Then
+        # each is told of the new game before any clock runs.
         for color in (chess.WHITE, chess.BLACK):
             try:
                 await procs[color].ensure_started()
+                self.own(procs[color])
+                await asyncio.wait_for(self.new_game(procs[color], tag), self.args.startup_timeout)
             except Exception as err:  # noqa: BLE001 - a broken engine loses the game
                 stats[color].crashes += 1
+                await procs[color].kill()
                 result = forfeit_result(board, color, on_time=False)
-                termination, reason = "engine crash", f"{procs[color].spec.name} failed to start: {err}"
+                termination = "engine crash"
+                reason = f"{procs[color].spec.name} failed to start a game: {err}"
                 break
 
         while result == "*":
@@ -316,6 +359,11 @@ class Match:
             proc, st = procs[turn], stats[turn]
             limit, budget = self.limit_for(clocks, turn)
             watchdog = budget + self.args.grace
+            if predicted[turn] is not None:  # it pondered: python-chess sends ponderhit or stop
+                hit = predicted[turn] == board.peek()
+                st.ponder_hits += hit
+                st.ponder_misses += not hit
+                predicted[turn] = None
             fault: str | None = None
             detail = ""
             play: chess.engine.PlayResult | None = None
@@ -323,7 +371,12 @@ class Match:
             try:
                 if proc.protocol is None:
                     raise chess.engine.EngineTerminatedError("engine not running")
-                play = await asyncio.wait_for(proc.protocol.play(board, limit, info=INFO, game=tag), watchdog)
+                # With ponder, play() returns at bestmove and python-chess goes on with `go ponder` on
+                # the predicted reply; the next play() sends ponderhit (the reply came) or stop and a
+                # new search. Either way the clock runs from this call: the time measured is the
+                # engine's, from the opponent's move to its bestmove, as a GUI's clock counts it.
+                play = await asyncio.wait_for(
+                    proc.protocol.play(board, limit, info=INFO, game=tag, ponder=proc.spec.ponder), watchdog)
             except TimeoutError:
                 fault, detail = "timeout", f"no move within {watchdog:.1f}s (watchdog)"
             except chess.engine.EngineTerminatedError as err:
@@ -366,6 +419,8 @@ class Match:
                 break
 
             assert play is not None and play.move is not None
+            if proc.spec.ponder:
+                predicted[turn] = play.ponder
             info = dict(play.info)
             fullmove = board.fullmove_number
             board.push(play.move)
@@ -379,6 +434,20 @@ class Match:
         record = GameRecord(index, index // 2, white.spec.name, black.spec.name, result, termination, reason,
                             len(board.move_stack), label, 0.0)
         return record, game
+
+    @staticmethod
+    async def new_game(proc: EngineProcess, tag: object) -> None:
+        """`ucinewgame` and `isready` before the game's clocks start, as cutechess and fastchess
+        do (python-chess would send them inside the first `play()`, whose time is charged). The
+        first ping ends a search left pondering at the end of the last game; python-chess is then
+        told that this game has begun (its `game`, `first_game` and `ponderhit` attributes), so
+        that its play() does not send them again."""
+        protocol = proc.protocol
+        assert protocol is not None
+        await protocol.ping()
+        protocol.send_line("ucinewgame")
+        protocol.game, protocol.first_game, protocol.ponderhit = tag, False, False
+        await protocol.ping()
 
     def limit_for(self, clocks: dict[chess.Color, Clock] | None, turn: chess.Color
                   ) -> tuple[chess.engine.Limit, float]:
@@ -454,6 +523,7 @@ def summarize(match: Match, seconds: float, interrupted: bool) -> dict[str, Any]
         "engines": [match.specs[0].name, match.specs[1].name],
         "commands": [" ".join(s.cmd) for s in match.specs],
         "options": [{k: v for k, v in s.options.items()} for s in match.specs],
+        "ponder": [s.ponder for s in match.specs],
         "variant": match.args.variant,
         "time_control": match.tc.describe(),
         "seed": match.args.seed,
@@ -469,6 +539,7 @@ def summarize(match: Match, seconds: float, interrupted: bool) -> dict[str, Any]
         "los": round(elostats.los(w, l), 4),
         "terminations": dict(Counter(ending(g) for g in st.games)),
         "engine_stats": [asdict(s) for s in st.stats],
+        "protocol_warning_examples": match.warnings.examples,
         "wall_seconds": round(seconds, 1),
         "game_list": [asdict(g) for g in sorted(st.games, key=lambda g: g.index)],
     }
@@ -500,6 +571,14 @@ def print_summary(s: dict[str, Any]) -> None:
         print(f"{e['name']:<16}{e['moves']:>7}{avg:>8.0f}{e['illegal_moves']:>9}{e['crashes']:>9}"
               f"{e['time_forfeits']:>11}{e['timeouts']:>10}{e['overruns']:>10}{e['max_overrun_ms']:>13.1f}"
               f"{e['restarts']:>10}")
+    for e, ponders in zip(s["engine_stats"], s["ponder"]):
+        if ponders:
+            print(f"{e['name']} pondered: {e['ponder_hits']} ponderhits, {e['ponder_misses']} misses")
+    if any(e["protocol_warnings"] for e in s["engine_stats"]):
+        counts = ", ".join(f"{e['name']} {e['protocol_warnings']}" for e in s["engine_stats"])
+        print(f"protocol warnings: {counts}")
+        for text in s["protocol_warning_examples"]:
+            print(f"  {text}")
     print(f"wall time {s['wall_seconds']:.1f}s")
 
 
@@ -512,7 +591,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m tools.match",
         description="Play an engine-vs-engine match (game pairs with colours swapped).",
         epilog="Engine settings: cmd=COMMAND (shell-quoted if it has arguments), name=NAME, proto=uci, "
-               "dir=WORKDIR, option.NAME=VALUE (UCI option; true/false for check options). "
+               "dir=WORKDIR, ponder=true (think on the opponent's time), option.NAME=VALUE (UCI option; "
+               "true/false for check options). "
                "Example: --engine cmd=/usr/games/stockfish name=sf1350 option.UCI_LimitStrength=true "
                "option.UCI_Elo=1350")
     p.add_argument("--engine", nargs="+", action="append", required=True, metavar="KEY=VALUE",
@@ -591,15 +671,37 @@ async def _amain(match: Match) -> bool:
     return False
 
 
+@contextlib.contextmanager
+def _quiet_loggers(debug: bool):
+    """Without --debug: python-chess's complaints about engines are counted (ProtocolWarnings),
+    not printed, and asyncio's are dropped. The loggers are restored afterwards (the tests run
+    matches in-process and read python-chess's log themselves)."""
+    engine_log, asyncio_log = logging.getLogger("chess.engine"), logging.getLogger("asyncio")
+    saved = (engine_log.level, engine_log.propagate, asyncio_log.level)
+    if not debug:
+        engine_log.setLevel(logging.WARNING)
+        engine_log.propagate = False
+        asyncio_log.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        engine_log.setLevel(saved[0])
+        engine_log.propagate = saved[1]
+        asyncio_log.setLevel(saved[2])
+
+
 def main(argv: list[str] | None = None) -> int:
     """CLI entry point; returns the process exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.debug else logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    if not args.debug:
-        logging.getLogger("chess.engine").setLevel(logging.CRITICAL)
-        logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+    with _quiet_loggers(args.debug):
+        return _run(parser, args)
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Check the arguments, play the match, print and write the summary; the exit code."""
     try:
         if len(args.engine) != 2:
             raise ValueError("give exactly two --engine")

@@ -1,6 +1,11 @@
-"""UCI options: their declaration (what `uci` advertises) and validation of `setoption` values.
+"""UCI options: their declaration (what `uci` advertises), validation of `setoption` values, and
+what the machine can give the options that take resources (cores for Threads, memory for Hash).
 
-Kept free of numba imports so that `uci` can be answered before the heavy initialisation.
+Threads and Hash advertise the ranges engines publish (Stockfish: up to 1024 and 33554432), so
+that a configuration written for another machine or engine is never refused by a client that
+checks ranges (python-chess does); the UCI loop clamps them at run time to `usable_cores()` and
+`hash_limit_mb()`. Kept free of numba imports so that `uci` can be answered before the heavy
+initialisation.
 """
 
 from __future__ import annotations
@@ -9,7 +14,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from search.levels import FULL_STRENGTH_ELO, MIN_ELO, SKILL_LEVELS
+from search.levels import MIN_ELO, SKILL_LEVELS
 
 
 @dataclass(frozen=True)
@@ -96,21 +101,24 @@ class Options:
         return self.values[self.find(name).name]
 
 
-MAX_HASH_MB = 16384
-MAX_THREADS = os.cpu_count() or 1     # Lazy SMP helpers beyond the cores only slow it down
+MAX_HASH_MB = 16384                   # the largest table the command-line tools (analyse) accept
+ADVERTISED_MAX_HASH_MB = 33554432     # what engines publish; clamped to hash_limit_mb() when set
+ADVERTISED_MAX_THREADS = 1024         # the same; clamped to usable_cores()
+ADVERTISED_MAX_ELO = 3190             # Stockfish's UCI_Elo maximum, so that its configurations work
+MEMORY_RESERVE_MB = 256               # left free at least, besides a quarter of what is available
 SHIPPED_BOOK = str(Path(__file__).resolve().parent / "data" / "jitfish-book.bin")   # tools/make_book.py
 
 ENGINE_OPTIONS = [
-    Option("Hash", "spin", 16, 1, MAX_HASH_MB),
+    Option("Hash", "spin", 16, 1, ADVERTISED_MAX_HASH_MB),
     Option("Clear Hash", "button"),
-    Option("Threads", "spin", 1, 1, MAX_THREADS),
-    Option("MultiPV", "spin", 1, 1, 256),
+    Option("Threads", "spin", 1, 1, ADVERTISED_MAX_THREADS),
+    Option("MultiPV", "spin", 1, 1, 500),
     Option("Ponder", "check", False),
     Option("Move Overhead", "spin", 20, 0, 5000),
     Option("UCI_Chess960", "check", False),
     Option("UCI_ShowWDL", "check", False),
     Option("UCI_LimitStrength", "check", False),
-    Option("UCI_Elo", "spin", 1500, MIN_ELO, FULL_STRENGTH_ELO),
+    Option("UCI_Elo", "spin", 1500, MIN_ELO, ADVERTISED_MAX_ELO),   # full strength from FULL_STRENGTH_ELO up
     Option("Skill Level", "spin", SKILL_LEVELS, 0, SKILL_LEVELS),
     Option("Random Seed", "spin", 0, 0, 2**31 - 1),      # 0: different choices every game
     Option("SyzygyPath", "string", ""),
@@ -120,3 +128,36 @@ ENGINE_OPTIONS = [
     Option("Book Best Move", "check", False),            # false: weighted choice among book moves
 ]
 LEVEL_OPTIONS = ("UCI_LimitStrength", "UCI_Elo", "Skill Level", "Random Seed")
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system says, else all):
+    Lazy SMP threads beyond them only slow the search down."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def available_memory_mb(meminfo: str = "/proc/meminfo") -> int | None:
+    """MemAvailable in MB (Linux), None where the system does not say."""
+    try:
+        with open(meminfo, encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) // 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def hash_limit_mb(available_mb: int | None = None) -> int | None:
+    """The largest Hash worth allocating now: the available memory less a quarter of it (at
+    least MEMORY_RESERVE_MB), never below 1; None when the available memory is unknown. A table
+    beyond it would be allocated lazily and filled later, pushing the machine into swap or the
+    out-of-memory killer in the middle of a game."""
+    if available_mb is None:
+        available_mb = available_memory_mb()
+        if available_mb is None:
+            return None
+    return max(1, available_mb - max(available_mb // 4, MEMORY_RESERVE_MB))

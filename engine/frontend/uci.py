@@ -2,33 +2,170 @@
 
 The main thread only reads and dispatches, so `isready`, `stop` and `ponderhit` are answered
 while a search runs. `uci` is answered at once; the numba kernels load on a background thread
-and `isready` waits for them. Bad input never changes state: every command is validated
-completely before anything is applied, and errors are reported as `info string error: ...`.
+and `isready` waits for them.
+
+Two rules keep every client going (README, Reliability):
+- `position`, `setoption` and the other commands are validated completely before anything is
+  applied: bad input is answered with one `info string error: ...` and changes nothing.
+- every `go` is answered with exactly one `bestmove`, whatever its arguments: an unusable part
+  gets one `info string warning: ...` and is ignored or clamped (`parse_go`), a `go` while a
+  search runs stops that search first, and a failure inside the search still ends with a legal
+  move. `go perft` (an extension) answers with `Nodes searched` instead.
 """
 
 from __future__ import annotations
 
 import gc
+import math
 import os
 import random
 import sys
 import threading
 import time
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Iterable
 
-from engine.frontend.options import ENGINE_OPTIONS, LEVEL_OPTIONS, Options
+from engine.frontend.options import (ENGINE_OPTIONS, LEVEL_OPTIONS, Options, available_memory_mb,
+                                     hash_limit_mb, usable_cores)
 
 ENGINE_NAME = "Jitfish 0.1.0"
 ENGINE_AUTHOR = "the Jitfish developers"
 MAX_PERFT_DEPTH = 20
 NUMBER_LIMIT = 1 << 60            # larger `go` numbers are clamped to this
-MAX_ERROR_LENGTH = 300
+MAX_MESSAGE_LENGTH = 300          # an error or warning may quote a huge line back: cut it
+MAX_GO_WARNINGS = 8               # per `go`; the rest are counted in one more line
 GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
 GO_FLAGS = ("infinite", "ponder")
+GO_KEYWORDS = GO_NUMBERS + GO_FLAGS + ("searchmoves",)
+# What a `go` number that is missing, unreadable or below its useful range becomes (None: the
+# part is dropped): depth, nodes and mate search the least there is, a time is 0, movestogo goes.
+GO_FLOORS = {"wtime": 0, "btime": 0, "winc": 0, "binc": 0, "movetime": 0, "depth": 1, "nodes": 1,
+             "mate": 1, "movestogo": None}
 
 
 class UciError(ValueError):
     """A command that cannot be carried out; the message is shown to the GUI."""
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_MESSAGE_LENGTH else text[:MAX_MESSAGE_LENGTH] + "..."
+
+
+def _go_number(key: str, text: str | None, warnings: list[str]) -> int | None:
+    """The value of `go <key> <text>` (`text` None: missing), clamped into what the search can
+    use. A value that is missing, unreadable or too small becomes the key's floor (GO_FLOORS), so
+    that a search the client meant to bound stays bounded; None (movestogo) drops the part. A
+    warning for every value not taken as written."""
+    floor = GO_FLOORS[key]
+    instead = "ignored" if floor is None else f"using {floor}"
+    if text is None:
+        warnings.append(f"go {key} needs a number; {instead}")
+        return floor
+    try:
+        value = int(text)
+    except ValueError:
+        try:
+            real = float(text)
+        except ValueError:
+            real = math.nan
+        if not math.isfinite(real):
+            warnings.append(f"go {key} {text!r} is not a number; {instead}")
+            return floor
+        value = int(real)
+        warnings.append(f"go {key} {text!r} is not a whole number; using {value}")
+    if value < 1 and (floor is None or value < floor):
+        below = "not positive" if floor is None else f"below {floor}"
+        warnings.append(f"go {key} {value} is {below}; {instead}")
+        return floor
+    return min(value, NUMBER_LIMIT)
+
+
+def parse_go(args: list[str], board) -> tuple[object, list[str]]:
+    """The search limits of `go <args>` in the position `board`, and a warning for each part that
+    could not be used as written. Never refuses: unknown tokens are skipped, numbers clamped or
+    ignored (_go_number), illegal `searchmoves` dropped (none left: every move is searched), a
+    repeated part overrides the earlier one."""
+    from search.timeman import Limits
+
+    limits = Limits()
+    warnings: list[str] = []
+    seen: set[str] = set()
+    unknown: list[str] = []
+    searchmoves: list[str] | None = None
+    dropped: list[str] = []
+
+    def flush_unknown() -> None:
+        if unknown:
+            plural = "s" if len(unknown) > 1 else ""
+            warnings.append(f"go: ignoring unknown token{plural} {' '.join(unknown)!r}")
+            unknown.clear()
+
+    i = 0
+    while i < len(args):
+        token = args[i]
+        if token not in GO_KEYWORDS:
+            unknown.append(token)
+            i += 1
+            continue
+        flush_unknown()
+        if token in seen and token != "searchmoves":
+            warnings.append(f"go {token} given more than once; the last one counts")
+        seen.add(token)
+        i += 1
+        if token in GO_FLAGS:
+            setattr(limits, token, True)
+        elif token in GO_NUMBERS:
+            text = args[i] if i < len(args) and args[i] not in GO_KEYWORDS else None
+            i += text is not None
+            setattr(limits, token, _go_number(token, text, warnings))
+        else:
+            searchmoves = [] if searchmoves is None else searchmoves
+            while i < len(args) and args[i] not in GO_KEYWORDS:
+                try:      # either castling notation; the search compares the board's own
+                    move = board.uci(board.parse_uci(args[i]))
+                    if move not in searchmoves:
+                        searchmoves.append(move)
+                except ValueError:
+                    dropped.append(args[i])
+                i += 1
+    flush_unknown()
+    if dropped:
+        warnings.append(f"go searchmoves: dropping {len(dropped)} move{'s' if len(dropped) > 1 else ''} "
+                        f"not legal here: {' '.join(dropped)}")
+    if searchmoves is not None and not searchmoves:
+        warnings.append("go searchmoves: no legal move left; searching every move")
+    limits.searchmoves = searchmoves or []
+    return limits, warnings
+
+
+def fallback_move(board) -> str:
+    """A legal move of `board` in UCI text ("0000" when there is none): what `bestmove` says when
+    a search failed, so that the client still gets its answer."""
+    try:
+        moves = board.legal_moves()
+        return board.uci(moves[0]) if moves else "0000"
+    except Exception:  # the board itself is broken: nothing better to say
+        return "0000"
+
+
+def _is_folder(path: str) -> bool:
+    """Whether `path` names a folder (False for a name the system cannot even look up)."""
+    try:
+        return Path(path).is_dir()
+    except (OSError, ValueError):
+        return False
+
+
+@dataclass
+class Job:
+    """A computation on its own thread: the search, or a perft or bench beside it."""
+    thread: threading.Thread
+    what: str
+    ending: bool = False          # stopped, or its last line sent: it ends at once
+
+    def running(self) -> bool:
+        return self.thread.is_alive()
 
 
 class UciLoop:
@@ -40,11 +177,11 @@ class UciLoop:
         self.init_error: str | None = None
         self.board = None
         self.searcher = None
+        self.hash_mb = int(self.options["Hash"])   # the table in use (Hash may ask for more)
         self.book = None                       # the open OpeningBook, if any
         self.book_error: str | None = None     # why the default book could not be opened
-        self.worker: threading.Thread | None = None
-        self.worker_what = ""                  # "search", "perft" or "bench"
-        self.worker_ending = True              # stopped, or its result sent: it exits at once
+        self.search: Job | None = None         # the search of the last `go`
+        self.job: Job | None = None            # a `go perft` or `bench`, which may run beside it
         self.debug = False
         self._position_cache: tuple[str, list[str]] | None = None
         self.commands: dict[str, Callable[[list[str]], bool | None]] = {
@@ -68,9 +205,10 @@ class UciLoop:
             self._write(line + "\n")
 
     def error(self, message: str) -> None:
-        if len(message) > MAX_ERROR_LENGTH:      # it may quote a huge line back
-            message = message[:MAX_ERROR_LENGTH] + "..."
-        self.send(f"info string error: {message}")
+        self.send(f"info string error: {_cut(message)}")
+
+    def warn(self, message: str) -> None:
+        self.send(f"info string warning: {_cut(message)}")
 
     def _initialise(self) -> None:
         """Load (or compile) the kernels; `isready` answers once this is done."""
@@ -78,7 +216,7 @@ class UciLoop:
             from engine.board import Board
             from search.driver import Searcher
             self.board = Board()
-            self.searcher = Searcher(int(self.options["Hash"]))
+            self.searcher = Searcher(self.hash_mb)
             self.searcher.warm_up(self.board)
             # The many objects numba created are permanent: keep the garbage collector from
             # rescanning them, which would pause a fast game for tens of milliseconds.
@@ -97,33 +235,33 @@ class UciLoop:
         if self.init_error:
             raise UciError(f"engine failed to initialise: {self.init_error}")
 
-    def busy(self) -> bool:
-        return self.worker is not None and self.worker.is_alive()
+    def searching(self) -> bool:
+        return self.search is not None and self.search.running()
 
-    def require_idle(self, what: str) -> None:
-        """Wait for a worker that is ending; refuse while one still works (however long it may
+    def require_no_search(self, what: str) -> None:
+        """Wait for a search that is ending; refuse while one still works (however long it may
         take), so that this loop never blocks and always reads `stop` and `quit`."""
-        if self.busy():
-            if not self.worker_ending:
-                hint = " (send stop first)" if self.worker_what == "search" else ""
-                raise UciError(f"{what} ignored: a {self.worker_what} is running{hint}")
-            self.worker.join()
+        if self.searching():
+            if not self.search.ending:
+                raise UciError(f"{what} ignored: a search is running (send stop first)")
+            self.search.thread.join()
 
-    def start_worker(self, target: Callable[[], None], what: str) -> None:
+    def start_job(self, target: Callable[[Job], None], what: str) -> Job:
+        """Run `target(job)` on a thread; an exception is reported, never lost."""
         def guarded() -> None:
             try:
-                target()
+                target(job)
             except Exception as exc:   # never let a worker die silently
                 self.error(f"internal error {type(exc).__name__}: {exc}")
             finally:
-                self.worker_ending = True
-        self.worker_what, self.worker_ending = what, False
-        self.worker = threading.Thread(target=guarded, name="jitfish-worker", daemon=True)
-        self.worker.start()
+                job.ending = True
+        job = Job(threading.Thread(target=guarded, name=f"jitfish-{what}", daemon=True), what)
+        job.thread.start()
+        return job
 
-    def send_result(self, line: str) -> None:
-        """A worker's last line: once the GUI can see it, commands may wait for the worker to exit."""
-        self.worker_ending = True
+    def send_result(self, job: Job, line: str) -> None:
+        """A job's last line: once the GUI can see it, commands may wait for the job to end."""
+        job.ending = True
         self.send(line)
 
     def run(self, lines: Iterable[str]) -> None:
@@ -142,7 +280,8 @@ class UciLoop:
         for i, token in enumerate(tokens):
             if token in self.commands:
                 if i:
-                    self.error(f"ignoring unknown token(s) {' '.join(tokens[:i])!r}")
+                    self.warn(f"ignoring unknown token{'s' if i > 1 else ''} {' '.join(tokens[:i])!r} "
+                              f"before {token!r}")
                 try:
                     return self.commands[token](tokens[i + 1:]) is not False
                 except UciError as exc:
@@ -190,15 +329,12 @@ class UciLoop:
         except ValueError as exc:
             raise UciError(str(exc)) from None
         self.wait_ready()
-        self.require_idle("setoption")
+        self.require_no_search("setoption")
+        notes: list[str] = []              # said once the value is in force
         if option.name == "Hash":
-            try:
-                self.searcher.resize(int(typed))
-            except MemoryError:
-                raise UciError(f"not enough memory for Hash {typed} MB; keeping "
-                               f"{self.options['Hash']} MB") from None
+            notes = self._resize_hash(int(typed))
         elif option.name == "Threads":
-            self.searcher.set_threads(int(typed))
+            notes = self._set_threads(int(typed))
         elif option.name == "Clear Hash":
             self.searcher.clear()
         elif option.name == "UCI_ShowWDL":
@@ -206,7 +342,7 @@ class UciLoop:
         elif option.name == "UCI_Chess960":
             self._set_chess960(bool(typed))
         elif option.name == "SyzygyPath":
-            self._open_tablebases(str(typed))
+            notes = self._open_tablebases(str(typed))
         elif option.name == "SyzygyProbeLimit":
             from search.tablebase import TABLEBASES
             TABLEBASES.probe_limit = int(typed)
@@ -214,23 +350,80 @@ class UciLoop:
             self._open_book(str(typed))
         elif option.name == "OwnBook" and typed and self.book is None:
             reason = self.book_error or "Book File is empty"
-            self.send(f"info string OwnBook is on but no book is loaded ({reason}): every move is searched")
+            notes = [f"OwnBook is on but no book is loaded ({reason}): every move is searched"]
+        elif option.name == "UCI_Elo":
+            from search.levels import FULL_STRENGTH_ELO
+            if int(typed) > FULL_STRENGTH_ELO:
+                notes = [f"UCI_Elo {typed} is above Jitfish's full strength ({FULL_STRENGTH_ELO}): "
+                         f"a limited Jitfish plays at full strength"]
         self.options.set(option.name, value)
         if option.name in LEVEL_OPTIONS:
             self._apply_level(new_game=option.name == "Random Seed")
+        for note in notes:
+            self.send(f"info string {_cut(note)}")
 
-    def _open_tablebases(self, path: str) -> None:
-        """Use the Syzygy tables under `path`; a missing folder is an error that keeps the old ones."""
+    def _resize_hash(self, asked: int) -> list[str]:
+        """A table of `asked` MB, or of what the memory available allows (hash_limit_mb); a
+        MemoryError keeps the table in use and refuses the value."""
+        limit = hash_limit_mb()
+        megabytes = asked if limit is None else min(asked, limit)
+        try:
+            self.searcher.resize(megabytes)
+        except MemoryError:
+            raise UciError(f"not enough memory for Hash {megabytes} MB; keeping {self.hash_mb} MB") from None
+        self.hash_mb = megabytes
+        if megabytes == asked:
+            return []
+        return [f"Hash {asked} MB is more than this machine can give ({available_memory_mb()} MB available): "
+                f"using {megabytes} MB"]
+
+    def _set_threads(self, asked: int) -> list[str]:
+        """Search with `asked` threads, at most one per core this process may use (more only slow
+        Lazy SMP down)."""
+        cores = usable_cores()
+        threads = min(asked, cores)
+        before = len(self.searcher.helpers) + 1
+        try:
+            self.searcher.set_threads(threads)
+        except MemoryError:            # only growing allocates: shrinking back does not
+            self.searcher.set_threads(before)
+            raise UciError(f"not enough memory for {threads} threads; keeping {before}") from None
+        if threads == asked:
+            return []
+        return [f"Threads {asked} is more than the {cores} core{'s' if cores > 1 else ''} this engine "
+                f"may use: searching with {threads}"]
+
+    def _open_tablebases(self, path: str) -> list[str]:
+        """Use the Syzygy tables of the folders of `path` that exist. A folder that does not is
+        accepted with a warning (configurations are copied between machines); when none of
+        them exists, the tables in use stay."""
         from search.tablebase import TABLEBASES, TablebaseError
 
+        folders = [folder for folder in path.split(os.pathsep) if folder.strip()]
+        present = [folder for folder in folders if _is_folder(folder)]
+        missing = [folder for folder in folders if folder not in present]
+        notes = []
+        if missing:
+            if present:
+                kept = ""
+            elif TABLEBASES.search_limit():
+                kept = f"; keeping the tablebases in use ({TABLEBASES.largest}-piece)"
+            else:
+                kept = "; playing without tablebases"
+            notes.append(f"warning: SyzygyPath folder{'s' if len(missing) > 1 else ''} "
+                         f"{', '.join(repr(f) for f in missing)} not found{kept}")
+            if not present:
+                return notes
         try:
-            found = TABLEBASES.open(path)
-        except TablebaseError as exc:
-            raise UciError(str(exc)) from None
+            found = TABLEBASES.open(os.pathsep.join(present))
+        except (TablebaseError, OSError) as exc:      # a folder vanished in between, or is unreadable
+            raise UciError(f"SyzygyPath {path!r}: {exc}; tablebases unchanged") from None
         if found:
-            self.send(f"info string found {found} Syzygy tables of up to {TABLEBASES.largest} pieces")
-        elif path:
-            self.send(f"info string no Syzygy tables found in {path!r}; playing without tablebases")
+            notes.append(f"found {found} Syzygy tables of up to {TABLEBASES.largest} pieces")
+        elif present:
+            where = os.pathsep.join(present)
+            notes.append(f"no Syzygy tables found in {where!r}; playing without tablebases")
+        return notes
 
     def _apply_level(self, new_game: bool) -> None:
         """Give the searcher the difficulty level the options ask for; a new game draws a new
@@ -278,7 +471,7 @@ class UciLoop:
 
     def cmd_ucinewgame(self, args: list[str]) -> None:
         self.wait_ready()
-        self.require_idle("ucinewgame")
+        self.require_no_search("ucinewgame")
         self._apply_level(new_game=True)     # also empties the table and the history
         self._position_cache = None
 
@@ -319,73 +512,58 @@ class UciLoop:
 
     # ---- go -------------------------------------------------------------------------------------------
 
-    def parse_go(self, args: list[str]):
-        """The Limits of a `go` command; UciError on anything malformed."""
-        from search.timeman import Limits
-
-        limits = Limits()
-        i = 0
-        while i < len(args):
-            token = args[i]
-            if token in GO_NUMBERS:
-                if i + 1 >= len(args):
-                    raise UciError(f"go {token} needs a number")
-                try:
-                    value = int(args[i + 1])
-                except ValueError:
-                    raise UciError(f"go {token}: {args[i + 1]!r} is not a whole number") from None
-                if value < 0 and token in ("wtime", "btime"):
-                    self.error(f"go {token} {value} is negative; playing as if it were 0")
-                    value = 0
-                elif value < 0 or (value == 0 and token in ("depth", "nodes", "mate", "movestogo")):
-                    raise UciError(f"go {token} {value}: must be {'positive' if value == 0 else 'non-negative'}")
-                setattr(limits, token, min(value, NUMBER_LIMIT))
-                i += 2
-            elif token in GO_FLAGS:
-                setattr(limits, token, True)
-                i += 1
-            elif token == "searchmoves":
-                i += 1
-                while i < len(args) and args[i] not in GO_NUMBERS + GO_FLAGS + ("searchmoves",):
-                    try:      # either castling notation; the search compares the board's own
-                        limits.searchmoves.append(self.board.uci(self.board.parse_uci(args[i])))
-                    except ValueError as exc:
-                        raise UciError(f"go searchmoves: {exc}") from None
-                    i += 1
-            else:
-                raise UciError(f"go: unknown parameter {token!r}")
-        return limits
-
     def cmd_go(self, args: list[str]) -> None:
-        self.wait_ready()
-        self.require_idle("go")
+        """Search and answer with exactly one `bestmove` (`go perft`: count, see _go_perft)."""
         if args[:1] == ["perft"]:
-            if len(args) != 2 or not args[1].isdigit() or not 1 <= int(args[1]) <= MAX_PERFT_DEPTH:
-                raise UciError(f"usage: go perft <depth 1..{MAX_PERFT_DEPTH}>")
-            depth = int(args[1])
-            board = self.board.copy()
-            self.start_worker(lambda: self._perft(board, depth), "perft")
+            self._go_perft(args[1:])
             return
-        limits = self.parse_go(args)
-        book_move = self._book_move(limits)
-        if book_move is not None:
-            self.send(f"info string book move {book_move}")
-            self.send(f"bestmove {book_move}")
+        try:
+            self.wait_ready()
+        except UciError as exc:     # no board to search: still answer, or the client hangs
+            self.error(str(exc))
+            self.send("bestmove 0000")
             return
+        if self.searching():
+            if not self.search.ending:
+                self.warn("go while a search is running: stopping that search first "
+                          "(its bestmove comes first)")
+            self.searcher.stop()
+            self.search.thread.join()
         board = self.board.copy()
+        try:
+            limits, warnings = parse_go(args, board)
+            for text in warnings[:MAX_GO_WARNINGS]:
+                self.warn(text)
+            if len(warnings) > MAX_GO_WARNINGS:
+                self.warn(f"{len(warnings) - MAX_GO_WARNINGS} more unusable parts in this go command")
+            book_move = self._book_move(limits)
+            if book_move is not None:
+                self.send(f"info string book move {book_move}")
+                self.send(f"bestmove {book_move}")
+                return
+            self._start_search(board, limits)
+        except Exception as exc:   # a bug before the search started: still answer
+            self.error(f"internal error {type(exc).__name__}: {exc}")
+            self.send(f"bestmove {fallback_move(board)}")
+
+    def _start_search(self, board, limits) -> None:
         searcher = self.searcher
         searcher.prepare()
         multipv = int(self.options["MultiPV"])
         overhead = int(self.options["Move Overhead"])
 
-        def think() -> None:
-            result = searcher.run(board, limits, self.send, multipv=multipv, overhead_ms=overhead)
-            text = f"bestmove {board.uci(result.best)}"
-            if result.best and result.ponder:
-                text += f" ponder {board.uci(result.ponder)}"
-            self.send_result(text)
+        def think(job: Job) -> None:
+            try:
+                result = searcher.run(board, limits, self.send, multipv=multipv, overhead_ms=overhead)
+                text = f"bestmove {board.uci(result.best)}" if result.best else "bestmove 0000"
+                if result.best and result.ponder:
+                    text += f" ponder {board.uci(result.ponder)}"
+            except Exception as exc:    # the search failed: a legal move is still an answer
+                self.error(f"internal error {type(exc).__name__}: {exc}")
+                text = f"bestmove {fallback_move(board)}"
+            self.send_result(job, text)
 
-        self.start_worker(think, "search")
+        self.search = self.start_job(think, "search")
 
     def _book_move(self, limits) -> str | None:
         """The book's move when OwnBook is on and this `go` asks for a game move; None means
@@ -405,35 +583,55 @@ class UciLoop:
             self.error(f"book {self.book.path!r} lookup failed ({exc}); searching instead")
             return None
 
-    def _perft(self, board, depth: int) -> None:
-        from perft.perft import divide
+    def _go_perft(self, args: list[str]) -> None:
+        """`go perft N`: the leaf count under each move, then `Nodes searched`; it runs beside a
+        search (its own copy of the position), not beside another perft or bench."""
+        if len(args) != 1 or not args[0].isdigit() or not 1 <= int(args[0]) <= MAX_PERFT_DEPTH:
+            raise UciError(f"usage: go perft <depth 1..{MAX_PERFT_DEPTH}>")
+        self.wait_ready()
+        self._require_no_job("go perft")
+        depth = int(args[0])
+        board = self.board.copy()
 
-        start = time.perf_counter()
-        total = 0
-        for text, count in divide(board, depth):
-            self.send(f"{text}: {count}")
-            total += count
-        elapsed = time.perf_counter() - start
-        self.send("")
-        if self.debug:
-            self.send(f"info string perft {depth} took {elapsed:.3f} s")
-        self.send_result(f"Nodes searched: {total}")
+        def perft(job: Job) -> None:
+            from perft.perft import divide
+
+            start = time.perf_counter()
+            total = 0
+            for text, count in divide(board, depth):
+                self.send(f"{text}: {count}")
+                total += count
+            elapsed = time.perf_counter() - start
+            self.send("")
+            if self.debug:
+                self.send(f"info string perft {depth} took {elapsed:.3f} s")
+            self.send_result(job, f"Nodes searched: {total}")
+
+        self.job = self.start_job(perft, "perft")
+
+    def _require_no_job(self, what: str) -> None:
+        if self.job is not None and self.job.running():
+            raise UciError(f"{what} ignored: a {self.job.what} is running")
 
     def cmd_stop(self, args: list[str]) -> None:
+        """End the search now (its bestmove follows); without a search, nothing to do."""
         if self.searcher is not None:
             self.searcher.stop()
-        if self.worker_what == "search":
-            self.worker_ending = True          # later commands may wait for it
+        if self.search is not None:
+            self.search.ending = True          # later commands may wait for it
 
     def cmd_ponderhit(self, args: list[str]) -> None:
+        """The pondered move was played: the clock of `go ponder` runs from now. Without a
+        pondering search (none running, not `go ponder`, or ponderhit already given) it changes
+        nothing."""
         if self.searcher is not None:
             self.searcher.ponderhit()
 
     def cmd_quit(self, args: list[str]) -> bool:
         if self.searcher is not None:
             self.searcher.stop()
-        if self.worker is not None:
-            self.worker.join(timeout=2.0)
+        if self.search is not None:
+            self.search.thread.join(timeout=2.0)
         return False
 
     # ---- extensions -----------------------------------------------------------------------------------
@@ -445,6 +643,7 @@ class UciLoop:
         self.send(f"Fen: {board.fen()}")
         self.send(f"Key: {board.key:016X}")
         self.send(f"Checkers: {' '.join(board.checkers()) or '-'}")
+        self.send(f"Chess960: {'true' if board.chess960 else 'false'}")
 
     def cmd_eval(self, args: list[str]) -> None:
         from eval.explain import explain
@@ -459,13 +658,13 @@ class UciLoop:
         if args and (not args[0].isdigit() or not 1 <= int(args[0]) <= 30):
             raise UciError("usage: bench [depth 1..30]")
         self.wait_ready()
-        self.require_idle("bench")
+        self._require_no_job("bench")
         depth = int(args[0]) if args else BENCH_DEPTH
 
-        def bench() -> None:
+        def bench(job: Job) -> None:     # its own searcher: it may run beside a search
             search_bench(depth, out=lambda line: self.send(f"info string {line}"))
 
-        self.start_worker(bench, "bench")
+        self.job = self.start_job(bench, "bench")
 
 
 def main() -> None:
