@@ -174,9 +174,14 @@ def test_protocol_warnings_are_counted(tmp_path, engines):
 
 
 def test_soak_plan_is_1000_games_with_every_kind():
-    """The plan the README states: 1000 games, each listed time control, ponder and Threads 2 in
-    part of it, Chess960 at 10+0.1."""
-    assert sum(c.games for c in soak.PLAN) == 1000
+    """The plan the README states: at least 1000 games, each listed time control, ponder and
+    Threads 2 in part of it, Chess960 at 10+0.1, and the strength ladder (10+0.1, one thread, no
+    ponder; at least 100 games per anchor and 200 against the goal's, 2600)."""
+    assert sum(c.games for c in soak.PLAN) >= 1000
+    ladder = {c.stockfish_elo: c.games for c in soak.PLAN if c.name.startswith("ladder")}
+    assert set(ladder) == {2200, 2400, 2600, 2800} and min(ladder.values()) >= 100 and ladder[2600] >= 200
+    assert all(c.limit == ["--tc", "10+0.1"] and not c.ponder and c.threads == 1
+               for c in soak.PLAN if c.name.startswith("ladder"))
     assert all(c.games % 2 == 0 and c.pilot_games % 2 == 0 for c in soak.PLAN)
     limits = {" ".join(c.limit) for c in soak.PLAN}
     assert {"--tc 1+0.01", "--tc 10+0.1", "--tc 40/10", "--st 0.2"} <= limits

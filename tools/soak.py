@@ -1,5 +1,8 @@
 """The soak: Jitfish against Stockfish over a mixed plan of time controls, pondering and threads,
-as a series of tools.match runs, summed up in one report (README, Reliability).
+as a series of tools.match runs, summed up in one report (README, Reliability). Its 10+0.1
+single-thread games against Stockfish at UCI_Elo 2200, 2400, 2600 and 2800 are also the strength
+ladder (README, Strength): `python -m tools.calibrate fit OUT/ladder-*.json` fits Jitfish's Elo
+on that scale (each opponent is named sfNNNN, the calibration's anchor names).
 
 Run from the repository root::
 
@@ -45,6 +48,7 @@ class Category:
     threads: int = 1
     pilot_games: int = 2
     stockfish_overhead: int = 100      # its Move Overhead (ms): keeps it from flagging on a busy machine
+    stockfish_elo: int | None = None   # its UCI_Elo (None: --stockfish-elo)
     notes: str = ""
     extra: list[str] = field(default_factory=list)
 
@@ -60,14 +64,18 @@ PLAN = [
     # nothing (it moves at once, far below its level); 20 ms leaves it half.
     Category("bullet", 150, ["--tc", "1+0.01"], pilot_games=4, stockfish_overhead=20),
     Category("bullet-ponder", 50, ["--tc", "1+0.01"], ponder=True, pilot_games=4, stockfish_overhead=20),
-    Category("blitz", 150, ["--tc", "10+0.1"]),
-    Category("blitz-ponder", 150, ["--tc", "10+0.1"], ponder=True),
-    Category("blitz-threads2", 100, ["--tc", "10+0.1"], threads=2),
-    Category("repeating", 100, ["--tc", "40/10"], notes="40 moves in 10 s, repeating"),
-    Category("repeating-ponder", 50, ["--tc", "40/10"], ponder=True, notes="40 moves in 10 s, repeating"),
-    Category("movetime", 100, ["--st", "0.2"], notes="go movetime 200"),
-    Category("chess960", 100, ["--tc", "10+0.1"], variant="chess960"),
-    Category("chess960-ponder", 50, ["--tc", "10+0.1"], variant="chess960", ponder=True),
+    # The strength ladder (single thread, no ponder): 200 games against 2600, the goal's anchor.
+    Category("ladder-2200", 100, ["--tc", "10+0.1"], stockfish_elo=2200),
+    Category("ladder-2400", 100, ["--tc", "10+0.1"], stockfish_elo=2400),
+    Category("ladder-2600", 200, ["--tc", "10+0.1"], stockfish_elo=2600),
+    Category("ladder-2800", 100, ["--tc", "10+0.1"], stockfish_elo=2800),
+    Category("blitz-ponder", 100, ["--tc", "10+0.1"], ponder=True),
+    Category("blitz-threads2", 60, ["--tc", "10+0.1"], threads=2),
+    Category("repeating", 60, ["--tc", "40/10"], notes="40 moves in 10 s, repeating"),
+    Category("repeating-ponder", 30, ["--tc", "40/10"], ponder=True, notes="40 moves in 10 s, repeating"),
+    Category("movetime", 60, ["--st", "0.2"], notes="go movetime 200"),
+    Category("chess960", 60, ["--tc", "10+0.1"], variant="chess960"),
+    Category("chess960-ponder", 30, ["--tc", "10+0.1"], variant="chess960", ponder=True),
 ]
 
 
@@ -91,8 +99,9 @@ def match_argv(category: Category, args: argparse.Namespace, index: int) -> list
         jitfish.append(f"option.Threads={category.threads}")
     if category.ponder:
         jitfish.append("ponder=true")
-    stockfish = [f"cmd={args.stockfish}", "name=stockfish", "option.UCI_LimitStrength=true",
-                 f"option.UCI_Elo={args.stockfish_elo}", "option.Hash=16", "option.Threads=1",
+    elo = category.stockfish_elo or args.stockfish_elo
+    stockfish = [f"cmd={args.stockfish}", f"name=sf{elo}", "option.UCI_LimitStrength=true",
+                 f"option.UCI_Elo={elo}", "option.Hash=16", "option.Threads=1",
                  f"option.Move Overhead={category.stockfish_overhead}"]
     return [sys.executable, "-m", "tools.match", "--engine", *jitfish, "--engine", *stockfish,
             "--games", str(games), *category.limit, "--variant", category.variant,
@@ -124,6 +133,7 @@ def category_report(category: Category, summary: dict[str, Any], stderr_file: Pa
     return {
         "category": category.name, "games": summary["games"], "time_control": summary["time_control"],
         "variant": summary["variant"], "ponder": category.ponder, "threads": category.threads,
+        "opponent": summary["engines"][1],
         "jitfish_wdl": [summary["wins"], summary["draws"], summary["losses"]],
         "score": summary["score"], "elo": summary["elo_pentanomial"]["text"],
         "crashes": jitfish["crashes"], "illegal_moves": jitfish["illegal_moves"],
@@ -211,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         "command": shlex.join([sys.executable, "-m", "tools.soak", *(argv if argv is not None else sys.argv[1:])]),
         "started": started, "finished": datetime.datetime.now().isoformat(timespec="seconds"),
         "engine": engine,
-        "opponent": f"{args.stockfish} UCI_LimitStrength UCI_Elo {args.stockfish_elo}",
+        "opponent": f"{args.stockfish} UCI_LimitStrength, UCI_Elo {args.stockfish_elo} unless the category says",
         "pilot": args.pilot, "categories": rows, "totals": totals, "errors": errors,
         "failures": sum(totals[k] for k in FAILURES) + len(errors),
     }
