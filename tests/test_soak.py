@@ -174,21 +174,26 @@ def test_protocol_warnings_are_counted(tmp_path, engines):
 
 
 def test_soak_plan_is_1000_games_with_every_kind():
-    """The plan the README states: at least 1000 games, each listed time control, ponder and
-    Threads 2 in part of it, Chess960 at 10+0.1, and the strength ladder (10+0.1, one thread, no
-    ponder; at least 100 games per anchor and 200 against the goal's, 2600)."""
-    assert sum(c.games for c in soak.PLAN) >= 1000
-    ladder = {c.stockfish_elo: c.games for c in soak.PLAN if c.name.startswith("ladder")}
-    assert set(ladder) == {2200, 2400, 2600, 2800} and min(ladder.values()) >= 100 and ladder[2600] >= 200
-    assert all(c.limit == ["--tc", "10+0.1"] and not c.ponder and c.threads == 1
-               for c in soak.PLAN if c.name.startswith("ladder"))
-    assert all(c.games % 2 == 0 and c.pilot_games % 2 == 0 for c in soak.PLAN)
-    limits = {" ".join(c.limit) for c in soak.PLAN}
+    """The plan the README states: 1000 games, each listed time control, ponder and Threads 2 in
+    part of it, Chess960 at 10+0.1; a pilot of 20 to 30 games."""
+    plan = soak.PLANS["soak"]
+    assert sum(c.games for c in plan) == 1000
+    assert all(c.games % 2 == 0 and c.pilot_games % 2 == 0 for c in plan)
+    limits = {" ".join(c.limit) for c in plan}
     assert {"--tc 1+0.01", "--tc 10+0.1", "--tc 40/10", "--st 0.2"} <= limits
-    assert any(c.ponder for c in soak.PLAN) and not all(c.ponder for c in soak.PLAN)
-    assert any(c.threads == 2 for c in soak.PLAN)
-    assert any(c.variant == "chess960" and c.limit == ["--tc", "10+0.1"] for c in soak.PLAN)
-    assert 20 <= sum(c.pilot_games for c in soak.PLAN) <= 30
+    assert any(c.ponder for c in plan) and not all(c.ponder for c in plan)
+    assert any(c.threads == 2 for c in plan)
+    assert any(c.variant == "chess960" and c.limit == ["--tc", "10+0.1"] for c in plan)
+    assert 20 <= sum(c.pilot_games for c in plan) <= 30
+
+
+def test_ladder_plan_is_the_strength_measurement():
+    """The strength ladder: 10+0.1, one thread, no ponder; at least 100 games per anchor and 200
+    against the goal's, 2600; opponents named as tools.calibrate's anchors."""
+    ladder = {c.stockfish_elo: c.games for c in soak.PLANS["ladder"]}
+    assert set(ladder) == {2200, 2400, 2600, 2800} and min(ladder.values()) >= 100 and ladder[2600] >= 200
+    assert all(c.limit == ["--tc", "10+0.1"] and not c.ponder and c.threads == 1 and c.variant == "standard"
+               for c in soak.PLANS["ladder"])
 
 
 def test_soak_runs_a_plan_and_sums_it_up(tmp_path, engines, monkeypatch):
@@ -205,7 +210,7 @@ def test_soak_runs_a_plan_and_sums_it_up(tmp_path, engines, monkeypatch):
     sf.chmod(0o755)
     plan = [soak.Category("quick", 2, ["--st", "0.05"], extra=["--max-plies", "10"]),
             soak.Category("quick-ponder", 2, ["--st", "0.05"], ponder=True, extra=["--max-plies", "10"])]
-    monkeypatch.setattr(soak, "PLAN", plan)
+    monkeypatch.setitem(soak.PLANS, "soak", plan)
     out = tmp_path / "soak"
     argv = ["--out", str(out), "--engine", str(wrapper), "--stockfish", str(sf), "--seed", "1"]
     assert soak.main(argv) == 0
