@@ -20,7 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "search", "eval", "perft")
-KEEP_OTHER_VERSIONS = 6       # frozen worktrees (matches, A/B tests) may still use older ones
+KEEP_OTHER_VERSIONS = 12      # frozen worktrees (matches, A/B tests) may still use older ones
+_KEY_DIR = re.compile(r"^[0-9a-f]{16}$")    # what cache_key names; anything else there is not ours to prune
 
 # A module is compiled by numba when it declares a kernel (engine/kernel.py's decorators or
 # numba's own) or an intrinsic, or calls back into Python with objmode.
@@ -84,7 +85,7 @@ def configure() -> None:
     if not cache.is_dir():
         try:
             cache.mkdir(parents=True, exist_ok=True)
-            others = sorted((d for d in base.iterdir() if d.is_dir() and d != cache),
+            others = sorted((d for d in base.iterdir() if d.is_dir() and d != cache and _KEY_DIR.match(d.name)),
                             key=lambda d: d.stat().st_mtime, reverse=True)
             for stale in others[KEEP_OTHER_VERSIONS:]:   # caches of old source versions
                 shutil.rmtree(stale, ignore_errors=True)

@@ -130,3 +130,23 @@ def test_the_core_carries_the_polyglot_numbers_of_python_chess():
     from engine.polyglot_random import POLYGLOT_RANDOM
 
     assert list(POLYGLOT_RANDOM) == list(chess.polyglot.POLYGLOT_RANDOM_ARRAY)
+
+
+def test_cache_pruning_keeps_other_folders_and_recent_versions(tmp_path, monkeypatch):
+    """A new cache version prunes only old key-named folders (beyond KEEP_OTHER_VERSIONS, the
+    oldest first); other folders under ~/.cache/jitfish (data, nets) are never touched."""
+    import os
+
+    from engine import cachedir
+    base = tmp_path / "jitfish"
+    keys = [f"{i:016x}" for i in range(cachedir.KEEP_OTHER_VERSIONS + 3)]
+    for age, name in enumerate(["nnue-data"] + keys):     # the data folder is the oldest
+        (base / name).mkdir(parents=True)
+        os.utime(base / name, (1000 + age, 1000 + age))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    cachedir.configure()
+    left = {d.name for d in base.iterdir()}
+    assert os.environ["NUMBA_CACHE_DIR"] == str(base / cachedir.cache_key())
+    assert "nnue-data" in left and cachedir.cache_key() in left
+    assert left - {"nnue-data", cachedir.cache_key()} == set(keys[-cachedir.KEEP_OTHER_VERSIONS:])
