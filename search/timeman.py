@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from engine.defs import WHITE
 
 DEFAULT_MOVES_TO_GO = 40
+LOW_CLOCK_OVERHEADS = 10     # below this many Move Overheads on the clock (at least LOW_CLOCK_MIN_MS)
+LOW_CLOCK_MIN_MS = 100       # a move with an increment spends less than the increment
 
 
 @dataclass
@@ -62,4 +64,10 @@ def plan(limits: Limits, side: int, overhead_ms: int) -> Budget:
     soft = min(soft, available * (0.5 if last_move_of_period else 0.3))
     hard = min(soft * 4, available * (0.75 if last_move_of_period else 0.5))
     hard = max(hard, soft, 1.0)
+    if increment > 0 and clock < max(LOW_CLOCK_OVERHEADS * overhead_ms, LOW_CLOCK_MIN_MS):
+        # Low on the clock: think for at most half the increment, so the clock grows back by the
+        # other half (less the latency) instead of draining to where one slow reply (a busy
+        # machine, a garbage collection) loses on time.
+        soft = max(1.0, min(soft, increment / 4))
+        hard = max(soft, min(hard, increment / 2))
     return Budget(soft, hard)
