@@ -36,6 +36,31 @@ from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION,
 HISTORY_MAX = 16384
 STAGE_HASH, STAGE_NOISY, STAGE_QUIET, STAGE_PICK = 0, 1, 2, 3   # move-loop stages (Step 9)
 
+# Selectivity margins and limits, one name each. The Elo is what the whole feature is worth,
+# measured by switching it off (README, Strength: "feature removed"; 95% error bars).
+RFP_MAX_DEPTH = 7            # reverse futility pruning: +43 +- 30 (2+0.02, 300 games)
+RFP_MARGIN = 80              # ... per ply of depth (one ply less when improving)
+NMP_MIN_DEPTH = 3            # null-move pruning: +23 +- 21 (6+0.06, 400 games)
+NMP_BASE_REDUCTION = 3       # ... R = 3 + depth/4 + min((eval-beta)/200, 3); 4 + depth/3 measured +0 +- 27
+NMP_DEPTH_DIVISOR = 4
+NMP_EVAL_DIVISOR = 200
+RAZOR_MAX_DEPTH = 2          # razoring (not measured alone)
+RAZOR_MARGIN = 250           # ... per ply of depth
+IIR_MIN_DEPTH = 4            # internal iterative reduction (not measured alone)
+LMP_MAX_DEPTH = 8            # late move pruning: quiet moves after (3 + depth^2) / (2 unless improving)
+LMP_BASE = 3
+FUTILITY_MAX_DEPTH = 8       # futility pruning at the move's reduced depth: +11 +- 21 (pooled)
+FUTILITY_BASE = 80           # ... static eval + 80 + 70 * lmr_depth <= alpha; +23 +- 25 against
+FUTILITY_PER_DEPTH = 70      #     the older rule eval + 100 + 100 * depth
+FUTILITY_HISTORY_GUARD = 4096  # ... a quiet move with at least this much history is searched
+SEE_PRUNE_MAX_DEPTH = 8      # SEE pruning: quiet moves losing more than 25 * depth^2 (not measured)
+SEE_QUIET_MARGIN = 25
+SEE_NOISY_MARGIN = 100       # ... and of losing captures below -100 * depth
+LMR_MIN_DEPTH = 3            # late move reductions: +241 +- 70 (5+0.05, 60 games)
+LMR_HISTORY_DIVISOR = 6000   # ... one ply less per this much history
+CHECK_EXTENSION_MAX_PLY = 2 * MAX_PLY // 3   # check extension: +16 +- 27 (2+0.02, 300 games)
+QS_DELTA_MARGIN = 200        # quiescence delta pruning (not measured alone)
+
 STOP = WS_CTL + CTL_STOP
 NODES = WS_CTL + CTL_NODES
 NODE_LIMIT = WS_CTL + CTL_NODE_LIMIT
@@ -152,7 +177,7 @@ def qsearch(tab, pos, ws, tt, alpha, beta, ply):
         move, order = pick_next(ws, i, end)
         if not checked:
             # Delta pruning: even winning the captured piece cannot lift us to alpha.
-            if not is_promotion(move) and stand_pat + SEE_VALUES[captured_type(pos, move)] + 200 <= alpha:
+            if not is_promotion(move) and stand_pat + SEE_VALUES[captured_type(pos, move)] + QS_DELTA_MARGIN <= alpha:
                 continue
             # Captures that lose material (ordered last by their exchange value) and
             # under-promotions are not worth looking at here.
@@ -270,15 +295,15 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
     selective = ws[PROVE_MATE] == 0
     if not pv_node and not checked and selective:
         # Step 5. Reverse futility pruning: far above beta at low depth, a quiet move will hold it.
-        if depth <= 7 and static_eval - 80 * (depth - (1 if improving else 0)) >= beta \
+        if depth <= RFP_MAX_DEPTH and static_eval - RFP_MARGIN * (depth - (1 if improving else 0)) >= beta \
                 and abs(beta) < MATE_IN_MAX:
             return static_eval
 
         # Step 6. Null move pruning: if passing still fails high, a real move will too. Not in
         # check, not with only pawns (zugzwang), not twice in a row.
-        if depth >= 3 and static_eval >= beta and _has_pieces(pos) and beta > -MATE_IN_MAX \
+        if depth >= NMP_MIN_DEPTH and static_eval >= beta and _has_pieces(pos) and beta > -MATE_IN_MAX \
                 and last_move(pos) != NULL_MOVE:
-            reduction = 3 + depth // 4 + min((static_eval - beta) // 200, 3)
+            reduction = NMP_BASE_REDUCTION + depth // NMP_DEPTH_DIVISOR + min((static_eval - beta) // NMP_EVAL_DIVISOR, 3)
             make_null(tab, pos)
             ws[WS_EVALS + ply + 1] = NO_EVAL
             score = -search(tab, pos, ws, tt, -beta, -beta + 1, depth - reduction, ply + 1, not cut_node)
@@ -289,14 +314,14 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
                 return beta if score >= MATE_IN_MAX else score
 
         # Step 7. Razoring: hopeless at depth 1-2 unless a capture rescues it.
-        if depth <= 2 and static_eval + 250 * depth < alpha:
+        if depth <= RAZOR_MAX_DEPTH and static_eval + RAZOR_MARGIN * depth < alpha:
             ws[QS_START] = ply
             score = qsearch(tab, pos, ws, tt, alpha - 1, alpha, ply)
             if score < alpha:
                 return score
 
     # Step 8. Internal iterative reduction: without a table move this node is probably new.
-    if depth >= 4 and tt_move == 0 and (pv_node or cut_node) and selective:
+    if depth >= IIR_MIN_DEPTH and tt_move == 0 and (pv_node or cut_node) and selective:
         depth -= 1
 
     # Step 9. Move ordering in stages, generating as late as possible: the hash move before
@@ -373,19 +398,20 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
         if not root and best_score > -MATE_IN_MAX and _has_pieces(pos) and not checking and selective:
             if not noisy:
                 # Late move pruning: the remaining quiet moves are unlikely to matter.
-                if depth <= 8 and move_count > (3 + depth * depth) // (1 if improving else 2):
+                if depth <= LMP_MAX_DEPTH and move_count > (LMP_BASE + depth * depth) // (1 if improving else 2):
                     skip_quiets = True
                     continue
                 # Futility pruning: at the depth this move would be searched to after its late-move
                 # reduction, even a good quiet move will not reach alpha, nor will any later one.
                 lmr_depth = depth - 1 - base_reduction
-                if not checked and lmr_depth <= 8 and static_eval + 80 + 70 * max(lmr_depth, 0) <= alpha \
-                        and ws[history_slot(side, move)] < 4096:
+                if not checked and lmr_depth <= FUTILITY_MAX_DEPTH \
+                        and static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * max(lmr_depth, 0) <= alpha \
+                        and ws[history_slot(side, move)] < FUTILITY_HISTORY_GUARD:
                     skip_quiets = True
                     continue
-                if depth <= 8 and not see_ge(tab, pos, move, -25 * depth * depth):
+                if depth <= SEE_PRUNE_MAX_DEPTH and not see_ge(tab, pos, move, -SEE_QUIET_MARGIN * depth * depth):
                     continue
-            elif depth <= 8 and order < 0 and not see_ge(tab, pos, move, -100 * depth):
+            elif depth <= SEE_PRUNE_MAX_DEPTH and order < 0 and not see_ge(tab, pos, move, -SEE_NOISY_MARGIN * depth):
                 continue
 
         make_move(tab, pos, move)
@@ -393,11 +419,12 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
 
         # Step 12. Check extension.
         new_depth = depth - 1
-        if checking and ply < 2 * MAX_PLY // 3:
+        if checking and ply < CHECK_EXTENSION_MAX_PLY:
             new_depth += 1
 
         # Step 13. Late move reductions with a zero-window probe, then PVS re-searches.
-        if depth >= 3 and move_count > 1 + (1 if pv_node else 0) and (not noisy or order < 0) and selective:
+        if depth >= LMR_MIN_DEPTH and move_count > 1 + (1 if pv_node else 0) and (not noisy or order < 0) \
+                and selective:
             r = base_reduction
             if not pv_node:
                 r += 1
@@ -408,7 +435,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
             if checking:
                 r -= 1
             if not noisy:
-                r -= ws[history_slot(side, move)] // 6000
+                r -= ws[history_slot(side, move)] // LMR_HISTORY_DIVISOR
                 if order >= SCORE_COUNTER:
                     r -= 1
             r = max(0, min(r, new_depth - 1))
