@@ -283,3 +283,31 @@ def test_bad_engine_command_is_a_clean_error(fake, openings, capsys):
                        "--openings", openings])
     assert code == 2
     assert "failed to start" in capsys.readouterr().err
+
+
+def test_sprt_llr_properties():
+    """The GSPRT log-likelihood ratio: zero without pairs, for H1 when the pairs score above elo1,
+    for H0 below elo0, antisymmetric under swapping results and hypotheses, and proportional to
+    the number of pairs for a fixed distribution."""
+    assert elo.sprt_llr([0, 0, 0, 0, 0], 0, 5) == 0.0
+    strong, weak = [10, 50, 100, 70, 20], [20, 70, 100, 50, 10]
+    assert elo.sprt_llr(strong, 0, 5) > 0 > elo.sprt_llr(weak, 0, 5)
+    assert elo.sprt_llr(strong, 0, 5) == pytest.approx(-elo.sprt_llr(weak, -5, 0), rel=1e-6)
+    assert elo.sprt_llr([2 * c for c in strong], 0, 5) == pytest.approx(2 * elo.sprt_llr(strong, 0, 5), rel=1e-6)
+    lower, upper = elo.sprt_bounds(0.05, 0.05)
+    assert upper == pytest.approx(math.log(19)) and lower == pytest.approx(-math.log(19))
+
+
+def test_sprt_stops_the_match_once_decided(tmp_path, fake, openings, capsys):
+    """--sprt: a sure winner (its opponent plays illegal moves) is accepted as H1 long before
+    --games, the decision and the LLR are in the summary; the loser's view accepts H0."""
+    for first, second, result in (("random", "crashy", "H1"), ("crashy", "random", "H0")):
+        out_dir = tmp_path / first
+        out_dir.mkdir()
+        code, s, _, out = run_match(
+            out_dir, [f"{fake(first)}|name={first}", f"{fake(second)}|name={second}"],
+            ["--games", "100", "--depth", "1", "--openings", openings, "--sprt", "0", "100"], capsys)
+        assert code == 0 and s["sprt"]["result"] == result, out
+        assert 10 <= s["games"] <= 40 and s["games"] % 2 == 0
+        assert (s["sprt"]["llr"] >= s["sprt"]["bounds"][1]) == (result == "H1")
+        assert f"{result} accepted" in out

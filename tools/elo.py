@@ -16,6 +16,11 @@ its width.
 LOS (likelihood of superiority) uses the usual normal approximation on
 wins and losses only: LOS = 0.5 * (1 + erf((W - L) / sqrt(2 (W + L)))).
 
+SPRT: the generalised log-likelihood ratio of the pentanomial pair scores between two logistic
+Elo hypotheses, by the exact maximum-likelihood method of M. Van den Bergh ("Comparing the
+approximations for the generalized log likelihood ratio of a multinomial distribution"), as
+fishtest and fastchess compute it (fastchess's "logistic" model, empty buckets counted as 0.001).
+
     python -m tools.elo tools/results/.../match.json ...
 
 re-derives each match's result from the per-game records of its `tools/match.py --json` summary.
@@ -119,6 +124,42 @@ def los(wins: int, losses: int) -> float:
     if wins + losses == 0:
         return 0.5
     return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
+
+
+def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
+    """The LLR below which H0 (elo0) and above which H1 (elo1) is accepted."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def sprt_llr(counts: list[int], elo0: float, elo1: float) -> float:
+    """Log-likelihood ratio of H1 (Elo = elo1) against H0 (Elo = elo0) from pentanomial counts
+    (pairs scoring 0, 0.5, 1, 1.5, 2 points), both Elos logistic."""
+    if len(counts) != 5:
+        raise ValueError("sprt_llr needs 5 pentanomial counts")
+    if sum(counts) == 0:
+        return 0.0
+    scores = [0.0, 0.25, 0.5, 0.75, 1.0]
+    weights = [c if c else 1e-3 for c in counts]
+    total = sum(weights)
+    probs = [w / total for w in weights]
+
+    def most_likely(s: float) -> list[float]:
+        """The distribution on `scores` with mean s closest (ML) to the observed one: p_i =
+        phat_i / (1 + theta (a_i - s)), theta the root of sum phat_i (a_i - s) / (1 + theta (a_i - s))."""
+        def f(theta: float) -> float:
+            return sum(p * (a - s) / (1 + theta * (a - s)) for a, p in zip(scores, probs))
+        lo, hi = -1 / (scores[-1] - s), -1 / (scores[0] - s)    # f falls from +inf to -inf between
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            if f(mid) > 0:
+                lo = mid
+            else:
+                hi = mid
+        theta = (lo + hi) / 2
+        return [p / (1 + theta * (a - s)) for a, p in zip(scores, probs)]
+
+    p0, p1 = most_likely(score_from_elo(elo0)), most_likely(score_from_elo(elo1))
+    return total * sum(p * (math.log(b) - math.log(a)) for p, a, b in zip(probs, p0, p1))
 
 
 def counts_from_games(games: list[dict]) -> tuple[tuple[int, int, int], list[int]]:

@@ -239,6 +239,8 @@ class Match:
         self.date = datetime.date.today().strftime("%Y.%m.%d")
         self.warnings = ProtocolWarnings()
         self.pid_owner: dict[int, int] = {}  # engine process id -> index into state.stats
+        self.sprt_llr = 0.0
+        self.sprt_result: str | None = None   # "H1" or "H0" once the SPRT has decided
 
     async def preflight(self) -> None:
         """Start every engine once; raise PreflightError with a clear message if one cannot be used."""
@@ -301,9 +303,26 @@ class Match:
         w, d, l = st.wdl()
         n = len(st.games)
         est = st.estimate()
+        sprt = ""
+        if self.args.sprt:
+            sprt = self.sprt_step(len(st.pairs[record.pair]) == 2)
         print(f"[{n:>{len(str(st.total))}}/{st.total}] #{record.index + 1} {record.white} vs {record.black}: "
               f"{record.result} ({_short(record.reason)}) | {st.names[0]}: +{w} ={d} -{l} "
-              f"{100 * (w + d / 2) / n:.1f}% | Elo {est.format()} ({est.method[:5]})", flush=True)
+              f"{100 * (w + d / 2) / n:.1f}% | Elo {est.format()} ({est.method[:5]}){sprt}", flush=True)
+
+    def sprt_step(self, pair_complete: bool) -> str:
+        """After a game: the LLR over the complete pairs; once it crosses a bound the decision
+        is kept and no further game is started (games under way are finished and counted)."""
+        if pair_complete and self.sprt_result is None:
+            elo0, elo1 = self.args.sprt
+            self.sprt_llr = elostats.sprt_llr(self.state.pentanomial(), elo0, elo1)
+            lower, upper = elostats.sprt_bounds(self.args.sprt_alpha, self.args.sprt_beta)
+            if self.sprt_llr >= upper or self.sprt_llr <= lower:
+                self.sprt_result = "H1" if self.sprt_llr >= upper else "H0"
+                while not self.queue.empty():
+                    self.queue.get_nowait()
+        decided = f", {self.sprt_result} accepted" if self.sprt_result else ""
+        return f" | LLR {self.sprt_llr:+.2f}{decided}"
 
     async def play_game(self, index: int, white: EngineProcess, black: EngineProcess,
                         wi: int, bi: int) -> tuple[GameRecord, chess.pgn.Game]:
@@ -541,6 +560,11 @@ def summarize(match: Match, seconds: float, interrupted: bool) -> dict[str, Any]
         "engine_stats": [asdict(s) for s in st.stats],
         "protocol_warning_examples": match.warnings.examples,
         "wall_seconds": round(seconds, 1),
+        "sprt": None if not match.args.sprt else {
+            "elo0": match.args.sprt[0], "elo1": match.args.sprt[1], "alpha": match.args.sprt_alpha,
+            "beta": match.args.sprt_beta, "bounds": list(elostats.sprt_bounds(match.args.sprt_alpha,
+                                                                              match.args.sprt_beta)),
+            "llr": round(elostats.sprt_llr(penta, *match.args.sprt), 3), "result": match.sprt_result},
         "game_list": [asdict(g) for g in sorted(st.games, key=lambda g: g.index)],
     }
 
@@ -563,6 +587,11 @@ def print_summary(s: dict[str, Any]) -> None:
     print(line(f"pentanomial over {sum(s['pentanomial'])} pairs {s['pentanomial']}", s["elo_pentanomial"]))
     print(line(f"trinomial over {n} games", s["elo_trinomial"]))
     print(f"LOS: {100 * s['los']:.1f}%")
+    if s.get("sprt"):
+        t = s["sprt"]
+        print(f"SPRT [{t['elo0']:g}, {t['elo1']:g}] (alpha {t['alpha']:g}, beta {t['beta']:g}): LLR {t['llr']:+.2f} "
+              f"in ({t['bounds'][0]:.2f}, {t['bounds'][1]:.2f}), "
+              f"{(t['result'] + ' accepted') if t['result'] else 'undecided'}")
     print("Endings: " + ", ".join(f"{k} {v}" for k, v in sorted(s["terminations"].items(), key=lambda kv: -kv[1])))
     print(f"{'engine':<16}{'moves':>7}{'avg ms':>8}{'illegal':>9}{'crashes':>9}{'time-loss':>11}"
           f"{'timeouts':>10}{'overruns':>10}{'max over ms':>13}{'restarts':>10}")
@@ -629,6 +658,12 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--resign-movecount", type=int, default=d.resign_movecount)
     a.add_argument("--resign-score", type=int, default=d.resign_score)
     a.add_argument("--max-plies", type=int, default=d.max_plies, help="draw after this many plies (0 = off)")
+    t = p.add_argument_group("sequential test (--games is then the most games played)")
+    t.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
+                   help="stop when the SPRT of logistic Elo ELO0 against ELO1 decides (e.g. 0 5 for a gainer, "
+                        "-5 0 for a simplification)")
+    t.add_argument("--sprt-alpha", type=float, default=0.05)
+    t.add_argument("--sprt-beta", type=float, default=0.05)
     r = p.add_argument_group("output")
     r.add_argument("--pgn", help="write all games to this PGN file")
     r.add_argument("--json", help="write the summary as JSON to this file")
