@@ -311,3 +311,16 @@ def test_sprt_stops_the_match_once_decided(tmp_path, fake, openings, capsys):
         assert 10 <= s["games"] <= 40 and s["games"] % 2 == 0
         assert (s["sprt"]["llr"] >= s["sprt"]["bounds"][1]) == (result == "H1")
         assert f"{result} accepted" in out
+
+
+def test_sprt_llr_agrees_with_the_normal_approximation():
+    """Away from extreme scores the exact GSPRT LLR is close to the textbook approximation
+    N (s1 - s0) (2 mean - s0 - s1) / (2 var) over the pair scores."""
+    values = [0.0, 0.25, 0.5, 0.75, 1.0]
+    for counts in ([10, 50, 100, 60, 12], [20, 100, 200, 130, 30], [30, 110, 260, 100, 25]):
+        n = sum(counts)
+        mean = sum(v * c for v, c in zip(values, counts)) / n
+        var = sum(c * (v - mean) ** 2 for v, c in zip(values, counts)) / n
+        s0, s1 = elo.score_from_elo(0), elo.score_from_elo(5)
+        approximation = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+        assert elo.sprt_llr(counts, 0, 5) == pytest.approx(approximation, rel=0.03)
