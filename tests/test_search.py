@@ -158,3 +158,15 @@ def test_same_search_same_nodes_and_moves(searcher):
     solve(searcher, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", depth=8)
     assert signature(searcher) == first
     assert signature(Searcher(16)) == first
+
+
+def test_tactics_tool_at_a_node_count(tmp_path, capsys):
+    """tools.tactics --nodes: a suite solved at a fixed node count (the same on any machine);
+    an `am` position counts as failed when the avoided move is played."""
+    from tools.tactics import solve
+    epd = tmp_path / "two.epd"
+    epd.write_text('6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8#; id "mate";\n'
+                   '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - am Ra8#; id "avoid";\n')
+    assert solve(str(epd), None, None, 16, nodes=3000) == (1, 2)
+    out = capsys.readouterr().out
+    assert "avoid: played Ra8#" in out and "solved 1/2" in out

@@ -1,7 +1,11 @@
-"""Solve an EPD test suite (`bm`/`am` operations) at a fixed time or depth per position.
+"""Solve an EPD test suite (`bm`/`am` operations) at a fixed time, depth or node count per position.
 
     python -m tools.tactics ../shared/data/wac.epd --time 1.0
     python -m tools.tactics ../shared/data/bk.epd --depth 10
+    python -m tools.tactics ../shared/data/wac.epd --nodes 2000000
+
+A node count gives the same answer on a busy or a slower machine (about 1 s a position at 2 M
+nodes/s), so two versions can be compared while other jobs run.
 
 Prints each failure and the share solved. A position counts as solved when the engine's best
 move is one of the `bm` moves (and none of the `am` moves).
@@ -31,7 +35,8 @@ def read_epd(path: str) -> list[tuple[chess.Board, dict]]:
     return positions
 
 
-def solve(path: str, seconds: float | None, depth: int | None, hash_mb: int = 64) -> tuple[int, int]:
+def solve(path: str, seconds: float | None, depth: int | None, hash_mb: int = 64,
+          nodes: int | None = None) -> tuple[int, int]:
     """Run the suite; print failures and a summary; return (solved, total)."""
     searcher = Searcher(hash_mb)
     solved = 0
@@ -41,7 +46,7 @@ def solve(path: str, seconds: float | None, depth: int | None, hash_mb: int = 64
         board = Board(py.fen())
         searcher.clear()
         searcher.prepare()
-        limits = Limits(movetime=int(seconds * 1000)) if seconds else Limits(depth=depth)
+        limits = Limits(movetime=int(seconds * 1000)) if seconds else Limits(depth=depth, nodes=nodes)
         result = searcher.run(board, limits, lambda line: None)
         move = py.parse_uci(board.uci(result.best))
         good = ops.get("bm", [])
@@ -58,14 +63,15 @@ def solve(path: str, seconds: float | None, depth: int | None, hash_mb: int = 64
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.tactics", description=__doc__.splitlines()[0])
     parser.add_argument("epd")
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--time", type=float, help="seconds per position")
     group.add_argument("--depth", type=int, help="fixed depth per position")
+    group.add_argument("--nodes", type=int, help="fixed node count per position")
     parser.add_argument("--hash", type=int, default=64)
     args = parser.parse_args(argv)
-    solve(args.epd, args.time, args.depth, args.hash)
+    solve(args.epd, args.time, args.depth, args.hash, args.nodes)
     return 0
 
 
