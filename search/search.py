@@ -177,7 +177,8 @@ def qsearch(tab, pos, ws, tt, alpha, beta, ply):
         move, order = pick_next(ws, i, end)
         if not checked:
             # Delta pruning: even winning the captured piece cannot lift us to alpha.
-            if not is_promotion(move) and stand_pat + SEE_VALUES[captured_type(pos, move)] + QS_DELTA_MARGIN <= alpha:
+            if not is_promotion(move) \
+                    and stand_pat + SEE_VALUES[captured_type(pos, move)] + QS_DELTA_MARGIN <= alpha:
                 continue
             # Captures that lose material (ordered last by their exchange value) and
             # under-promotions are not worth looking at here.
@@ -303,7 +304,8 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
         # check, not with only pawns (zugzwang), not twice in a row.
         if depth >= NMP_MIN_DEPTH and static_eval >= beta and _has_pieces(pos) and beta > -MATE_IN_MAX \
                 and last_move(pos) != NULL_MOVE:
-            reduction = NMP_BASE_REDUCTION + depth // NMP_DEPTH_DIVISOR + min((static_eval - beta) // NMP_EVAL_DIVISOR, 3)
+            reduction = NMP_BASE_REDUCTION + depth // NMP_DEPTH_DIVISOR \
+                + min((static_eval - beta) // NMP_EVAL_DIVISOR, 3)
             make_null(tab, pos)
             ws[WS_EVALS + ply + 1] = NO_EVAL
             score = -search(tab, pos, ws, tt, -beta, -beta + 1, depth - reduction, ply + 1, not cut_node)
@@ -398,7 +400,8 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
         if not root and best_score > -MATE_IN_MAX and _has_pieces(pos) and not checking and selective:
             if not noisy:
                 # Late move pruning: the remaining quiet moves are unlikely to matter.
-                if depth <= LMP_MAX_DEPTH and move_count > (LMP_BASE + depth * depth) // (1 if improving else 2):
+                if depth <= LMP_MAX_DEPTH \
+                        and move_count > (LMP_BASE + depth * depth) // (1 if improving else 2):
                     skip_quiets = True
                     continue
                 # Futility pruning: at the depth this move would be searched to after its late-move
@@ -409,9 +412,11 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
                         and ws[history_slot(side, move)] < FUTILITY_HISTORY_GUARD:
                     skip_quiets = True
                     continue
-                if depth <= SEE_PRUNE_MAX_DEPTH and not see_ge(tab, pos, move, -SEE_QUIET_MARGIN * depth * depth):
+                if depth <= SEE_PRUNE_MAX_DEPTH \
+                        and not see_ge(tab, pos, move, -SEE_QUIET_MARGIN * depth * depth):
                     continue
-            elif depth <= SEE_PRUNE_MAX_DEPTH and order < 0 and not see_ge(tab, pos, move, -SEE_NOISY_MARGIN * depth):
+            elif depth <= SEE_PRUNE_MAX_DEPTH and order < 0 \
+                    and not see_ge(tab, pos, move, -SEE_NOISY_MARGIN * depth):
                 continue
 
         make_move(tab, pos, move)
