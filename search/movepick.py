@@ -1,8 +1,9 @@
 """Move ordering: static exchange evaluation and move scores for the search's selection sort.
 
 Order: the transposition-table move, captures that do not lose material (most valuable victim,
-least valuable attacker), queen promotions, killers, the countermove, quiet moves by history,
-and last the captures that lose material.
+least valuable attacker, then their capture history), queen promotions, killers, the
+countermove, quiet moves by history (butterfly plus the continuation histories of the moves
+one and two plies before), and last the captures that lose material.
 """
 
 import numpy as np
@@ -14,7 +15,7 @@ from engine.kernel import kernel
 from engine.move import (CASTLE, EN_PASSANT, PROMO_QUEEN, from_to, is_promotion, move_flag, move_from,
                          move_to, promotion_type)
 from engine.position import attackers_to
-from search.workspace import WS_HISTORY, WS_MOVES, WS_SCORES
+from search.workspace import PIECE_SQUARES, WS_CAPTURE_HISTORY, WS_CONT_HISTORY, WS_HISTORY, WS_MOVES, WS_SCORES
 
 SEE_VALUES = np.array([100, 300, 300, 500, 900, 20000, 0], dtype=np.int64)  # by type; index 6 = none
 SCORE_SHIFT = WS_SCORES - WS_MOVES   # a move's ordering key sits this far after the move
@@ -24,6 +25,7 @@ SCORE_GOOD_CAPTURE = 1 << 36
 SCORE_KILLER = 1 << 34
 SCORE_COUNTER = 1 << 33
 SCORE_BAD_CAPTURE = -(1 << 36)
+CAPTURE_HISTORY_DIVISOR = 4   # capture history (within +-HISTORY_MAX) weighs against 16 * victim value
 
 
 @kernel
@@ -107,21 +109,52 @@ def history_slot(side, move):
 
 
 @kernel
-def _quiet_score(ws, side, move, killer1, killer2, counter):
+def piece_square(pos, move):
+    """The moving piece and the target square of a move not yet made, piece * 64 + to."""
+    return pos[1][ST_BOARD + move_from(move)] * 64 + move_to(move)
+
+
+@kernel
+def continuation_row(pos, move):
+    """The continuation-history row of a move about to be made: where the replies to it (and
+    the replies to the reply) are scored."""
+    return WS_CONT_HISTORY + piece_square(pos, move) * PIECE_SQUARES
+
+
+@kernel
+def capture_slot(pos, move):
+    """Where the capture history of a capture or promotion (by piece, target, captured type) is."""
+    return WS_CAPTURE_HISTORY + piece_square(pos, move) * 8 + captured_type(pos, move)
+
+
+@kernel
+def quiet_history(ws, pos, move, cont1, cont2):
+    """A quiet move's history: butterfly plus the continuation rows of the moves one and two
+    plies before (-1 where there is none)."""
+    ps = piece_square(pos, move)
+    h = ws[history_slot(pos[1][ST_SIDE], move)]
+    if cont1 >= 0:
+        h += ws[cont1 + ps]
+    if cont2 >= 0:
+        h += ws[cont2 + ps]
+    return h
+
+
+@kernel
+def _quiet_score(ws, pos, move, killer1, killer2, counter, cont1, cont2):
     if move == killer1:
         return SCORE_KILLER + 1
     if move == killer2:
         return SCORE_KILLER
     if move == counter:
         return SCORE_COUNTER
-    return ws[history_slot(side, move)]
+    return quiet_history(ws, pos, move, cont1, cont2)
 
 
 @kernel
-def score_moves(tab, pos, ws, start, end, tt_move, killer1, killer2, counter):
+def score_moves(tab, pos, ws, start, end, tt_move, killer1, killer2, counter, cont1, cont2):
     """Write ordering keys for the moves at ws[start:end] to ws[start + SCORE_SHIFT:...]."""
     st = pos[1]
-    side = st[ST_SIDE]
     for i in range(start, end):
         move = ws[i]
         if move == tt_move:
@@ -131,7 +164,8 @@ def score_moves(tab, pos, ws, start, end, tt_move, killer1, killer2, counter):
         victim = captured_type(pos, move)
         if victim != 6 or flag == PROMO_QUEEN:
             attacker = piece_type(st[ST_BOARD + move_from(move)])
-            mvv_lva = 16 * (SEE_VALUES[victim] + (SEE_VALUES[QUEEN] if flag == PROMO_QUEEN else 0)) - attacker
+            mvv_lva = 16 * (SEE_VALUES[victim] + (SEE_VALUES[QUEEN] if flag == PROMO_QUEEN else 0)) - attacker \
+                + ws[capture_slot(pos, move)] // CAPTURE_HISTORY_DIVISOR
             if SEE_VALUES[victim] >= SEE_VALUES[attacker] or see_ge(tab, pos, move, 0):
                 ws[i + SCORE_SHIFT] = SCORE_GOOD_CAPTURE + mvv_lva
             else:
@@ -139,17 +173,16 @@ def score_moves(tab, pos, ws, start, end, tt_move, killer1, killer2, counter):
         elif is_promotion(move):
             ws[i + SCORE_SHIFT] = SCORE_BAD_CAPTURE - 1000 + flag   # under-promotions last
         else:
-            ws[i + SCORE_SHIFT] = _quiet_score(ws, side, move, killer1, killer2, counter)
+            ws[i + SCORE_SHIFT] = _quiet_score(ws, pos, move, killer1, killer2, counter, cont1, cont2)
 
 
 @kernel
-def score_quiets(pos, ws, start, end, tt_move, killer1, killer2, counter):
+def score_quiets(pos, ws, start, end, tt_move, killer1, killer2, counter, cont1, cont2):
     """score_moves for a list known to hold only quiet moves (the quiet generation stage)."""
-    side = pos[1][ST_SIDE]
     for i in range(start, end):
         move = ws[i]
-        ws[i + SCORE_SHIFT] = SCORE_TT if move == tt_move else _quiet_score(ws, side, move, killer1, killer2,
-                                                                              counter)
+        ws[i + SCORE_SHIFT] = SCORE_TT if move == tt_move else _quiet_score(ws, pos, move, killer1, killer2,
+                                                                              counter, cont1, cont2)
 
 
 @kernel

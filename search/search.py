@@ -22,15 +22,16 @@ from engine.movegen import ALL, COUNT, NOISY, QUIET, generate, is_legal
 from engine.position import (current_key, gives_check, in_check, last_move, make_move, make_null, piece_on,
                              unmake_move, unmake_null)
 from eval.evaluate import evaluate
-from search.movepick import (SCORE_COUNTER, SCORE_SHIFT, SCORE_TT, SEE_VALUES, captured_type, history_slot,
-                             is_noisy, pick_next, score_moves, score_quiets, see_ge)
+from search.movepick import (SCORE_COUNTER, SCORE_SHIFT, SCORE_TT, SEE_VALUES, capture_slot, captured_type,
+                             continuation_row, history_slot, is_noisy, pick_next, piece_square, quiet_history,
+                             score_moves, score_quiets, see_ge)
 from search.tablebase import TB_UNKNOWN, probe_wdl
 from search.tt import (BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, from_tt, prefetch_bucket, probe,
                        store, to_tt)
 from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION, CTL_NODE_LIMIT,
                               CTL_NODES, CTL_PROVE_MATE, CTL_QS_PLIES, CTL_QS_START, CTL_ROOT_COUNT,
                               CTL_ROOT_FIRST, CTL_ROOT_PLY, CTL_SELDEPTH, CTL_STOP, CTL_TB_HITS, CTL_TB_PIECES,
-                              PLIES, QUIETS_PER_PLY, WS_COUNTERS, WS_CTL, WS_EVALS, WS_KILLERS, WS_LMR,
+                              CAPTURES_PER_PLY, PLIES, QUIETS_PER_PLY, WS_CAPTURES, WS_CONT_ROWS, WS_COUNTERS, WS_CTL, WS_EVALS, WS_KILLERS, WS_LMR,
                               WS_MOVES, WS_PV, WS_PV_LEN, WS_QUIETS, WS_ROOT_MOVES)
 
 HISTORY_MAX = 16384
@@ -52,12 +53,14 @@ LMP_BASE = 3
 FUTILITY_MAX_DEPTH = 8       # futility pruning at the move's reduced depth: +11 +- 21 (pooled)
 FUTILITY_BASE = 80           # ... static eval + 80 + 70 * lmr_depth <= alpha; +23 +- 25 against
 FUTILITY_PER_DEPTH = 70      #     the older rule eval + 100 + 100 * depth
-FUTILITY_HISTORY_GUARD = 4096  # ... a quiet move with at least this much history is searched
+FUTILITY_HISTORY_GUARD = 6000  # ... a quiet move with at least this much history is searched
 SEE_PRUNE_MAX_DEPTH = 8      # SEE pruning: quiet moves losing more than 25 * depth^2 (not measured)
 SEE_QUIET_MARGIN = 25
 SEE_NOISY_MARGIN = 100       # ... and of losing captures below -100 * depth
 LMR_MIN_DEPTH = 3            # late move reductions: +241 +- 70 (5+0.05, 60 games)
-LMR_HISTORY_DIVISOR = 6000   # ... one ply less per this much history
+LMR_HISTORY_DIVISOR = 8000   # ... one ply less per this much history (butterfly + continuation)
+HISTORY_PRUNE_MAX_DEPTH = 4  # history pruning: a quiet move whose history is below -4000 * depth
+HISTORY_PRUNE_MARGIN = 4000
 CHECK_EXTENSION_MAX_PLY = 2 * MAX_PLY // 3   # check extension: +16 +- 27 (2+0.02, 300 games)
 QS_DELTA_MARGIN = 200        # quiescence delta pruning (not measured alone)
 
@@ -105,10 +108,20 @@ def _update_pv(ws, ply, move):
 
 
 @kernel
-def _history_update(ws, side, move, bonus):
-    """Gravity update: keeps entries within +-HISTORY_MAX."""
-    slot = history_slot(side, move)
+def _gravity(ws, slot, bonus):
+    """The history update of every table: moves towards +-HISTORY_MAX, never past it."""
     ws[slot] += bonus - ws[slot] * abs(bonus) // HISTORY_MAX
+
+
+@kernel
+def _quiet_update(ws, pos, move, bonus, cont1, cont2):
+    """Butterfly and continuation histories of a quiet move (by `bonus`, negative for a malus)."""
+    _gravity(ws, history_slot(pos[1][ST_SIDE], move), bonus)
+    ps = piece_square(pos, move)
+    if cont1 >= 0:
+        _gravity(ws, cont1 + ps, bonus)
+    if cont2 >= 0:
+        _gravity(ws, cont2 + ps, bonus)
 
 
 @kernel
@@ -170,7 +183,7 @@ def qsearch(tab, pos, ws, tt, alpha, beta, ply):
     end = generate(tab, pos, ws, start, ALL if checked else NOISY)
     if checked and end == start:
         return -MATE + ply
-    score_moves(tab, pos, ws, start, end, tt_move, 0, 0, 0)
+    score_moves(tab, pos, ws, start, end, tt_move, 0, 0, 0, -1, -1)
     best_move = 0
     old_alpha = alpha
     for i in range(start, end):
@@ -306,6 +319,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
                 and last_move(pos) != NULL_MOVE:
             reduction = NMP_BASE_REDUCTION + depth // NMP_DEPTH_DIVISOR \
                 + min((static_eval - beta) // NMP_EVAL_DIVISOR, 3)
+            ws[WS_CONT_ROWS + ply] = -1
             make_null(tab, pos)
             ws[WS_EVALS + ply + 1] = NO_EVAL
             score = -search(tab, pos, ws, tt, -beta, -beta + 1, depth - reduction, ply + 1, not cut_node)
@@ -333,7 +347,8 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
     counter_slot = _previous_move_slot(pos)
     counter = ws[counter_slot] if counter_slot >= 0 else 0
     killer1, killer2 = ws[WS_KILLERS + 2 * ply], ws[WS_KILLERS + 2 * ply + 1]
-    side = st[ST_SIDE]
+    cont1 = ws[WS_CONT_ROWS + ply - 1] if ply >= 1 else -1     # the rows of the last two moves
+    cont2 = ws[WS_CONT_ROWS + ply - 2] if ply >= 2 else -1
     end = start
     hash_move = 0
     if root:
@@ -352,6 +367,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
     best_move = 0
     move_count = 0
     quiet_count = 0
+    capture_count = 0
     skip_quiets = False
     old_alpha = alpha
     i = start
@@ -365,7 +381,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
         else:
             if stage == STAGE_NOISY:
                 end = generate(tab, pos, ws, start, ALL if checked else NOISY)
-                score_moves(tab, pos, ws, start, end, hash_move, killer1, killer2, counter)
+                score_moves(tab, pos, ws, start, end, hash_move, killer1, killer2, counter, cont1, cont2)
                 stage = STAGE_PICK if checked else STAGE_QUIET
             if i < end:
                 if skip_quiets:     # only checks and captures remain of interest: no sorting
@@ -374,7 +390,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
                     move, order = pick_next(ws, i, end)
             if stage == STAGE_QUIET and (i >= end or order < 0):
                 quiet_end = generate(tab, pos, ws, end, QUIET)
-                score_quiets(pos, ws, end, quiet_end, hash_move, killer1, killer2, counter)
+                score_quiets(pos, ws, end, quiet_end, hash_move, killer1, killer2, counter, cont1, cont2)
                 end = quiet_end
                 stage = STAGE_PICK
                 if i >= end:
@@ -390,6 +406,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
         if skip_quiets and not noisy and not checking:
             continue
         move_count += 1
+        history = 0 if noisy else quiet_history(ws, pos, move, cont1, cont2)
         base_reduction = ws[WS_LMR + 64 * min(depth, 63) + min(move_count, 63)]    # ln d * ln m
         if root:
             ws[WS_CTL + CTL_CURRMOVE] = move
@@ -409,8 +426,12 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
                 lmr_depth = depth - 1 - base_reduction
                 if not checked and lmr_depth <= FUTILITY_MAX_DEPTH \
                         and static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * max(lmr_depth, 0) <= alpha \
-                        and ws[history_slot(side, move)] < FUTILITY_HISTORY_GUARD:
+                        and history < FUTILITY_HISTORY_GUARD:
                     skip_quiets = True
+                    continue
+                # History pruning: a quiet move that has kept failing here is not worth a look.
+                if depth <= HISTORY_PRUNE_MAX_DEPTH and order < SCORE_COUNTER \
+                        and history < -HISTORY_PRUNE_MARGIN * depth:
                     continue
                 if depth <= SEE_PRUNE_MAX_DEPTH \
                         and not see_ge(tab, pos, move, -SEE_QUIET_MARGIN * depth * depth):
@@ -419,6 +440,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
                     and not see_ge(tab, pos, move, -SEE_NOISY_MARGIN * depth):
                 continue
 
+        ws[WS_CONT_ROWS + ply] = continuation_row(pos, move)
         make_move(tab, pos, move)
         prefetch_bucket(tt, current_key(pos))
 
@@ -440,7 +462,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
             if checking:
                 r -= 1
             if not noisy:
-                r -= ws[history_slot(side, move)] // LMR_HISTORY_DIVISOR
+                r -= history // LMR_HISTORY_DIVISOR
                 if order >= SCORE_COUNTER:
                     r -= 1
             r = max(0, min(r, new_depth - 1))
@@ -469,6 +491,9 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
         if not noisy and quiet_count < QUIETS_PER_PLY:
             ws[WS_QUIETS + ply * QUIETS_PER_PLY + quiet_count] = move
             quiet_count += 1
+        elif noisy and capture_count < CAPTURES_PER_PLY:
+            ws[WS_CAPTURES + ply * CAPTURES_PER_PLY + capture_count] = move
+            capture_count += 1
 
     if move_count == 0:
         if end == start and hash_move == 0 and not root:
@@ -477,17 +502,24 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
 
     best_score = min(best_score, tb_ceiling)
 
-    # Step 14. A quiet move that refuted the node teaches killers, countermove and history.
-    if best_score >= beta and not is_noisy(pos, best_move):
-        if ws[WS_KILLERS + 2 * ply] != best_move:
-            ws[WS_KILLERS + 2 * ply + 1] = ws[WS_KILLERS + 2 * ply]
-            ws[WS_KILLERS + 2 * ply] = best_move
-        if counter_slot >= 0:
-            ws[counter_slot] = best_move
+    # Step 14. The move that refuted the node teaches the histories: a quiet one its killers,
+    # countermove, butterfly and continuation histories (and a malus to the quiet moves tried
+    # before it), any one a malus to the captures tried before it, a capture its capture history.
+    if best_score >= beta:
         bonus = min(depth * depth * 16, 1600)
-        _history_update(ws, side, best_move, bonus)
-        for j in range(quiet_count):
-            _history_update(ws, side, ws[WS_QUIETS + ply * QUIETS_PER_PLY + j], -bonus)
+        if not is_noisy(pos, best_move):
+            if ws[WS_KILLERS + 2 * ply] != best_move:
+                ws[WS_KILLERS + 2 * ply + 1] = ws[WS_KILLERS + 2 * ply]
+                ws[WS_KILLERS + 2 * ply] = best_move
+            if counter_slot >= 0:
+                ws[counter_slot] = best_move
+            _quiet_update(ws, pos, best_move, bonus, cont1, cont2)
+            for j in range(quiet_count):
+                _quiet_update(ws, pos, ws[WS_QUIETS + ply * QUIETS_PER_PLY + j], -bonus, cont1, cont2)
+        else:
+            _gravity(ws, capture_slot(pos, best_move), bonus)
+        for j in range(capture_count):
+            _gravity(ws, capture_slot(pos, ws[WS_CAPTURES + ply * CAPTURES_PER_PLY + j]), -bonus)
 
     # Step 15. Remember the result.
     bound = BOUND_LOWER if best_score >= beta else (BOUND_EXACT if pv_node and best_score > old_alpha

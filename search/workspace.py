@@ -16,6 +16,8 @@ from eval.params import N_PARAMS, weights
 
 PLIES = MAX_PLY + 4
 QUIETS_PER_PLY = 64
+CAPTURES_PER_PLY = 32
+PIECE_SQUARES = 12 * 64      # a move's piece and target square, piece * 64 + to: continuation history's index
 
 # ctl slots (at WS_CTL)
 CTL_STOP = 0            # set to 1 (by anyone) to end the search as soon as possible
@@ -51,6 +53,10 @@ WS_SCORES = _region("scores", PLIES * MAX_MOVES)        # their ordering keys
 WS_KILLERS = _region("killers", PLIES * 2)
 WS_HISTORY = _region("history", 2 * 64 * 64)            # [side][from][to]
 WS_COUNTERS = _region("counters", 13 * 64)              # [piece * 64 + to] of the previous move
+WS_CONT_HISTORY = _region("continuation history", PIECE_SQUARES * PIECE_SQUARES)   # [earlier move][move]
+WS_CAPTURE_HISTORY = _region("capture history", PIECE_SQUARES * 8)  # [piece * 64 + to][captured type]
+WS_CONT_ROWS = _region("continuation rows", PLIES)      # per ply: the row of the move made there, -1 none
+WS_CAPTURES = _region("captures tried", PLIES * CAPTURES_PER_PLY)
 WS_PV = _region("pv", PLIES * PLIES)                    # triangular PV table
 WS_PV_LEN = _region("pv length", PLIES)
 WS_EVALS = _region("static evals", PLIES)
@@ -86,10 +92,12 @@ def set_weakness(ws: np.ndarray, noise: int, seed: int, quiescence_plies: int) -
 
 
 def clear_heuristics(ws: np.ndarray) -> None:
-    """Forget killers, history and countermoves (a new game)."""
+    """Forget killers, countermoves and every history (a new game)."""
     ws[WS_KILLERS:WS_KILLERS + PLIES * 2] = 0
     ws[WS_HISTORY:WS_HISTORY + 2 * 64 * 64] = 0
     ws[WS_COUNTERS:WS_COUNTERS + 13 * 64] = 0
+    ws[WS_CONT_HISTORY:WS_CONT_HISTORY + PIECE_SQUARES * PIECE_SQUARES] = 0
+    ws[WS_CAPTURE_HISTORY:WS_CAPTURE_HISTORY + PIECE_SQUARES * 8] = 0
 
 
 def ctl_view(ws: np.ndarray) -> np.ndarray:
