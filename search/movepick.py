@@ -15,7 +15,8 @@ from engine.kernel import kernel
 from engine.move import (CASTLE, EN_PASSANT, PROMO_QUEEN, from_to, is_promotion, move_flag, move_from,
                          move_to, promotion_type)
 from engine.position import attackers_to
-from search.workspace import PIECE_SQUARES, WS_CAPTURE_HISTORY, WS_CONT_HISTORY, WS_HISTORY, WS_MOVES, WS_SCORES
+from search.workspace import (PIECE_SQUARES, WS_CAPTURE_HISTORY, WS_CONT_HISTORY, WS_HISTORY, WS_MOVES,
+                              WS_SCORES)
 
 SEE_VALUES = np.array([100, 300, 300, 500, 900, 20000, 0], dtype=np.int64)  # by type; index 6 = none
 SCORE_SHIFT = WS_SCORES - WS_MOVES   # a move's ordering key sits this far after the move
@@ -164,8 +165,8 @@ def score_moves(tab, pos, ws, start, end, tt_move, killer1, killer2, counter, co
         victim = captured_type(pos, move)
         if victim != 6 or flag == PROMO_QUEEN:
             attacker = piece_type(st[ST_BOARD + move_from(move)])
-            mvv_lva = 16 * (SEE_VALUES[victim] + (SEE_VALUES[QUEEN] if flag == PROMO_QUEEN else 0)) - attacker \
-                + ws[capture_slot(pos, move)] // CAPTURE_HISTORY_DIVISOR
+            victim_value = SEE_VALUES[victim] + (SEE_VALUES[QUEEN] if flag == PROMO_QUEEN else 0)
+            mvv_lva = 16 * victim_value - attacker + ws[capture_slot(pos, move)] // CAPTURE_HISTORY_DIVISOR
             if SEE_VALUES[victim] >= SEE_VALUES[attacker] or see_ge(tab, pos, move, 0):
                 ws[i + SCORE_SHIFT] = SCORE_GOOD_CAPTURE + mvv_lva
             else:
