@@ -31,9 +31,9 @@ from search.tt import (BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, from_tt, prefetch_
 from search.workspace import (CAPTURES_PER_PLY, CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION,
                               CTL_NODE_LIMIT, CTL_NODES, CTL_PROVE_MATE, CTL_QS_PLIES, CTL_QS_START,
                               CTL_ROOT_COUNT, CTL_ROOT_FIRST, CTL_ROOT_PLY, CTL_SELDEPTH, CTL_STOP,
-                              CTL_TB_HITS, CTL_TB_PIECES, PLIES, QUIETS_PER_PLY, WS_CAPTURES, WS_CONT_ROWS, WS_COUNTERS,
-                              WS_CTL, WS_EVALS, WS_KILLERS, WS_LMR, WS_MOVES, WS_PV, WS_PV_LEN, WS_QUIETS,
-                              WS_ROOT_MOVES)
+                              CTL_TB_HITS, CTL_TB_PIECES, PLIES, QUIETS_PER_PLY, WS_CAPTURES, WS_CONT_ROWS,
+                              WS_COUNTERS, WS_CTL, WS_EVALS, WS_KILLERS, WS_LMR, WS_MOVES, WS_PV, WS_PV_LEN,
+                              WS_QUIETS, WS_ROOT_MOVES)
 
 HISTORY_MAX = 16384
 STAGE_HASH, STAGE_NOISY, STAGE_QUIET, STAGE_PICK = 0, 1, 2, 3   # move-loop stages (Step 9)

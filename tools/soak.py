@@ -193,12 +193,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    PLAN = PLANS[args.plan]
-    names = [c.name for c in PLAN]
+    chosen = PLANS[args.plan]
+    names = [c.name for c in chosen]
     unknown = set(args.only or []) - set(names)
     if unknown:
         parser.error(f"unknown categories {sorted(unknown)}; the plan has {names}")
-    plan = [(i, c) for i, c in enumerate(PLAN) if not args.only or c.name in args.only]
+    plan = [(i, c) for i, c in enumerate(chosen) if not args.only or c.name in args.only]
     out = Path(args.out)
     if args.list:
         for i, c in plan:
