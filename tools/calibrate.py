@@ -1,6 +1,6 @@
 """Calibrate the difficulty levels: play the pairings of a plan, then fit one Elo scale to all games.
 
-    python -m tools.calibrate run --plan rows|top|chain|low|levels|floor|slow|slowtop --out runs/calib [--engine .venv/bin/jitfish] [--tc 5+0.05]
+    python -m tools.calibrate run --plan rows|top|chain|low|levels|floor|slow|slowtop|recheck --out runs/calib [--engine .venv/bin/jitfish] [--tc 5+0.05]
     python -m tools.calibrate fit runs/calib/*.json
     python -m tools.calibrate compare L1800 --before runs/fast/*.json --after runs/slow/*.json
 
@@ -51,6 +51,10 @@ PLANS = {
     "slow": [("L1000", "sf1350", 40), ("L1800", "sf1800", 40)],
     # Level 1800 against its other two anchors at the slow clock, for a joint fit like the fast one's.
     "slowtop": [("L1800", "sf1600", 40), ("L1800", "sf2000", 40)],
+    # After a change to the search or the evaluation (issue 16): the reported levels against the
+    # anchors they were fitted to, to see whether a level moved outside its 95% range.
+    "recheck": [("L1000", "sf1350", 50), ("L1400", "sf1350", 50), ("L1800", "sf1600", 40),
+                ("L1800", "sf1800", 40), ("L1800", "sf2000", 40), ("full", "sf2200", 50)],
 }
 STOCKFISH = "/usr/games/stockfish"
 LOG10_OVER_400 = math.log(10) / 400
