@@ -25,10 +25,11 @@ def openings_file(tmp_path: Path) -> str:
     return str(path)
 
 
-def generate(tmp_path: Path, out_dir: Path, chunks: str) -> int:
+def generate(tmp_path: Path, out_dir: Path, chunks: str, *extra: str) -> int:
     return gen_tuning_data.main(["--engine", JITFISH, "--nodes", "400", "--out-dir", str(out_dir),
                                  "--chunks", chunks, "--chunk-games", "1", "--max-plies", "24",
-                                 "--skip-plies", "2", "--openings", openings_file(tmp_path), "--seed", "7"])
+                                 "--skip-plies", "2", "--openings", openings_file(tmp_path), "--seed", "7",
+                                 *extra])
 
 
 def test_chunks_are_complete_resumable_and_deterministic(tmp_path):
@@ -48,6 +49,20 @@ def test_chunks_are_complete_resumable_and_deterministic(tmp_path):
     assert generate(tmp_path, out_dir, "0:2") == 0
     assert first.stat().st_mtime_ns == kept                 # a finished chunk is not played again
     assert second.read_text() == lost                       # a lost one comes back the same
+
+
+def test_chess960_games_give_positions_the_tuner_reads(tmp_path):
+    out_dir = tmp_path / "data960"
+    assert generate(tmp_path, out_dir, "1", "--chess960", "1") == 0
+    fens = [line.split("|")[0].strip() for line in (out_dir / "chunk-00000.txt").read_text().splitlines()]
+    assert fens and all(chess.Board(fen, chess960=True).is_valid() for fen in fens)
+    # not from the openings file, whose games all start with 1. e4 or 1. d4
+    assert any(chess.Board(fen, chess960=True).piece_at(chess.E1) != chess.Piece(chess.KING, chess.WHITE)
+               for fen in fens)
+    labels = list(tune.read_labels([out_dir / "chunk-00000.txt"]))
+    assert len(labels) == len(fens)
+    dataset = tune.Dataset([str(out_dir)], quiet_margin=10_000)
+    assert len(dataset) == len(fens)
 
 
 def test_labels_are_read_once_per_position_and_bad_lines_skipped(tmp_path):

@@ -58,17 +58,21 @@ class Counters:
     failed_games: int = 0
 
 
-def start_board(fens: list[str], rng: random.Random, random_plies: int) -> chess.Board:
-    """A random opening from the list followed by up to `random_plies` random legal plies."""
+def start_board(fens: list[str], rng: random.Random, random_plies: int, chess960: float = 0.0) -> chess.Board:
+    """A random opening from the list (or, with probability `chess960`, a random Chess960 start
+    position) followed by up to `random_plies` random legal plies."""
     while True:
-        board = chess.Board(rng.choice(fens))
+        if chess960 and rng.random() < chess960:
+            board = chess.Board.from_chess960_pos(rng.randrange(960))
+        else:
+            board = chess.Board(rng.choice(fens))
         for _ in range(rng.randint(0, random_plies)):
             moves = list(board.legal_moves)
             if not moves:
                 break
             board.push(rng.choice(moves))
         if rules_outcome(board) is None:
-            return chess.Board(board.fen())  # fresh history: the game starts here
+            return chess.Board(board.fen(), chess960=board.chess960)  # fresh history: the game starts here
 
 
 def quiet_candidate(board: chess.Board, move: chess.Move, ply: int, skip_plies: int) -> bool:
@@ -128,7 +132,7 @@ async def worker(proc: EngineProcess, queue: asyncio.Queue[int], fens: list[str]
     while not queue.empty():
         index = queue.get_nowait()
         rng = random.Random(args.seed * 1_000_003 + index)  # data independent of concurrency
-        board = start_board(fens, rng, args.random_plies)
+        board = start_board(fens, rng, args.random_plies, args.chess960)
         try:
             finished[index] = await self_play(proc, board, args)
         except Exception as err:  # noqa: BLE001 - skip the game, restart the engine, keep going
@@ -238,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--openings", default=DEFAULT_OPENINGS)
     p.add_argument("--random-plies", type=int, default=4,
                    help="up to this many random plies after the opening")
+    p.add_argument("--chess960", type=float, default=0.0,
+                   help="share of the games from a random Chess960 start position (default 0)")
     p.add_argument("--skip-plies", type=int, default=8, help="skip this many plies after the start position")
     p.add_argument("--max-plies", type=int, default=400, help="draw after this many plies")
     p.add_argument("--move-timeout", type=float, default=30.0, help="seconds before a move counts as hung")
@@ -247,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
         args.nodes = None
     if args.nodes is None and args.depth is None:
         p.error("give --nodes and/or --depth")
+    if not 0.0 <= args.chess960 <= 1.0:
+        p.error("--chess960 must be between 0 and 1")
     if args.chunk_games <= 0:
         p.error("--chunk-games must be positive")
     t0 = time.monotonic()

@@ -96,7 +96,7 @@ class Dataset:
             if limit is not None and len(result) >= limit:
                 break
             try:
-                board.set_fen(fen)
+                board.set_fen(fen, chess960=True)      # X-FEN: standard and Chess960 positions alike
             except FenError:
                 continue
             if board.is_check() or \
