@@ -1,0 +1,118 @@
+"""Where and how a player loses its games, read from the engines' own scores in match PGNs.
+
+    python -m tools.turning_points runs/ladder/ladder-*.pgn [--player jitfish]     (or .pgn.gz)
+
+For every game the player did not win, the turning point is the first reply after which the
+opponent's score (from the player's side) is -150 cp or worse and stays at -100 or worse to the
+end. It is counted by phase (the opening: the first 30 plies of the game; the endgame: at most 26
+points of pieces left, a minor piece 3, a rook 5, a queen 9; else the middlegame) and by whether
+the player's own search saw it: its score at that point already -100 or worse, worse within its
+next four moves (a tactic beyond its horizon), or not for four moves and more (a misjudgement).
+The opponent's score is only a judge as good as its search, so read the counts as a direction,
+not a verdict. Scores are tools.match's PGN comments, `{+0.35/12 0.210s}`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+
+import chess
+import chess.pgn
+
+COMMENT = re.compile(r"\s*([+-]?)(M?)(\d+(?:\.\d+)?)/")
+PIECE_POINTS = {chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
+LOST_CP, STAYS_LOST_CP = -150, -100
+OPENING_PLIES, ENDGAME_POINTS, HORIZON_MOVES = 30, 26, 4
+
+
+def comment_score(comment: str) -> float | None:
+    """The centipawns of a `{+0.35/12 ...}` comment (a mate as +-10000), None without one."""
+    match = COMMENT.match(comment or "")
+    if not match:
+        return None
+    value = 10_000.0 if match.group(2) else float(match.group(3)) * 100
+    return -value if match.group(1) == "-" else value
+
+
+@dataclass
+class Report:
+    games: int = 0
+    not_won: int = 0
+    phases: Counter = field(default_factory=Counter)
+    seen: Counter = field(default_factory=Counter)
+
+
+def turning_point(game: chess.pgn.Game, player: str) -> tuple[str, str] | None:
+    """(phase, how the player saw it) of the game's turning point, None if there is none."""
+    white = game.headers.get("White") == player
+    board = game.board()
+    own = None
+    points: list[tuple[int, float, float, int]] = []     # ply, own score, opponent's, pieces' points
+    for node in game.mainline():
+        mover_is_player = board.turn == (chess.WHITE if white else chess.BLACK)
+        board.push(node.move)
+        score = comment_score(node.comment)
+        if score is None:
+            continue
+        if mover_is_player:
+            own = score
+        elif own is not None:
+            pieces = sum(len(board.pieces(kind, colour)) * value
+                         for kind, value in PIECE_POINTS.items() for colour in chess.COLORS)
+            points.append((board.ply(), own, -score, pieces))
+    for index, (ply, own_score, theirs, pieces) in enumerate(points):
+        if theirs <= LOST_CP and all(later[2] <= STAYS_LOST_CP for later in points[index:]):
+            phase = ("opening" if ply <= OPENING_PLIES
+                     else "endgame" if pieces <= ENDGAME_POINTS else "middlegame")
+            ahead = [p[1] for p in points[index:index + HORIZON_MOVES + 1]]
+            if own_score <= STAYS_LOST_CP:
+                seen = "at once"
+            elif min(ahead) <= STAYS_LOST_CP:
+                seen = "within 4 moves"
+            else:
+                seen = "not for 4 moves or more"
+            return phase, seen
+    return None
+
+
+def read(paths: list[str], player: str) -> Report:
+    report = Report()
+    for path in paths:
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8") as f:
+            while (game := chess.pgn.read_game(f)) is not None:
+                if player not in (game.headers.get("White"), game.headers.get("Black")):
+                    continue
+                report.games += 1
+                won = "1-0" if game.headers.get("White") == player else "0-1"
+                if game.headers.get("Result") == won:
+                    continue
+                report.not_won += 1
+                turn = turning_point(game, player)
+                if turn is not None:
+                    report.phases[turn[0]] += 1
+                    report.seen[turn[1]] += 1
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.turning_points",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("pgn", nargs="+")
+    parser.add_argument("--player", default="jitfish")
+    args = parser.parse_args(argv)
+    report = read(args.pgn, args.player)
+    turns = sum(report.phases.values())
+    print(f"{report.games} games of {args.player}, {report.not_won} not won, {turns} with a turning point")
+    for title, counts in (("phase", report.phases), ("seen by its own search", report.seen)):
+        print(f"{title}: " + ", ".join(f"{name} {count}" for name, count in counts.most_common()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
