@@ -348,6 +348,13 @@ class UciLoop:
             TABLEBASES.probe_limit = int(typed)
         elif option.name == "Book File":
             self._open_book(str(typed))
+        elif option.name == "EvalFile":
+            try:
+                self.searcher.load_network(str(typed))
+            except ValueError as exc:
+                raise UciError(f"EvalFile: {exc}; evaluation unchanged") from None
+            self.searcher.clear()
+            notes = [f"evaluating with the network {typed}" if typed else "evaluating with the hand-crafted terms"]
         elif option.name == "OwnBook" and typed and self.book is None:
             reason = self.book_error or "Book File is empty"
             notes = [f"OwnBook is on but no book is loaded ({reason}): every move is searched"]
