@@ -148,5 +148,9 @@ def test_uci_evalfile_loads_a_network_and_refuses_a_bad_one(uci, net_file):  # n
     uci.send(f"setoption name EvalFile value {net_file}")
     assert any("evaluating with the network" in text for text in uci.sync())
     assert nodes() != hand_crafted
+    uci.send("eval")
+    assert any(text.startswith("the network (EvalFile") for text in uci.sync())
     uci.set_option("EvalFile", "<empty>")
     assert nodes() == hand_crafted
+    uci.send("eval")
+    assert not any(text.startswith("the network") for text in uci.sync())

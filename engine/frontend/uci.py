@@ -658,6 +658,11 @@ class UciLoop:
         self.wait_ready()
         for line in explain(self.board):
             self.send(line)
+        if self.searcher.network:
+            score = self.searcher.static_eval(self.board)
+            white = score if self.board.turn == 0 else -score
+            self.send(f"the network (EvalFile {self.options['EvalFile']}), which the search uses: "
+                      f"{white} cp from white's side, {score} cp for the side to move")
 
     def cmd_bench(self, args: list[str]) -> None:
         from engine.frontend.bench import BENCH_DEPTH, search_bench
