@@ -14,6 +14,8 @@ from engine.bitboard import bishop_attacks, king_attacks, knight_attacks, rook_a
 from engine.defs import BB_ALL, BB_WHITE, BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, ST_SIDE, WHITE
 from engine.kernel import kernel
 from engine.position import current_key
+from eval.nnue import REGION as NNUE_REGION
+from eval.nnue import R_ON, output
 from eval.params import (BACKWARD, BISHOP_PAIR, CONNECTED, DOUBLED, HANGING, ISOLATED, KING_ATTACK_UNITS, KING_DANGER,
                          KING_SHIELD, KNIGHT_OUTPOST, MATERIAL, MOBILITY_BISHOP, MOBILITY_KNIGHT,
                          MOBILITY_QUEEN, MOBILITY_ROOK, N_PARAMS, PASSED, PASSED_ENEMY_KING,
@@ -30,7 +32,8 @@ TRACE_SIZE = 2 * N_PARAMS + 3
 W_WEIGHTS = 0                      # (mg, eg) of parameter i at 2i, 2i + 1
 W_TRACE = 2 * N_PARAMS
 W_NOISE = W_TRACE + TRACE_SIZE         # a weak level's noise: amplitude (0 = none), then its seed
-W_PAWN_CACHE = W_NOISE + 2             # entries: white pawns, black pawns, mg, eg, passers w, b
+W_NNUE = W_NOISE + 2                   # the network and its accumulators (eval/nnue.py), when loaded
+W_PAWN_CACHE = W_NNUE + NNUE_REGION    # entries: white pawns, black pawns, mg, eg, passers w, b
 PAWN_CACHE_BITS = 11
 PAWN_ENTRY = 6
 EVAL_REGION = W_PAWN_CACHE + (PAWN_ENTRY << PAWN_CACHE_BITS)
@@ -326,9 +329,15 @@ def _noise(key, amplitude, seed):
 
 @kernel
 def evaluate(tab, pos, ws, trace):
-    """Score in centipawns for the side to move, with weights from the workspace `ws`. When
-    `trace` is true, the term counts are added to the (zeroed) trace region of `ws`."""
+    """Score in centipawns for the side to move, with weights from the workspace `ws`: the
+    network's when one is loaded (not when tracing), else the hand-crafted terms'. When `trace`
+    is true, the term counts are added to the (zeroed) trace region of `ws`."""
     bb, st = pos
+    if ws[W_NNUE + R_ON] and not trace:
+        score = output(pos, ws[W_NNUE:W_PAWN_CACHE])
+        if ws[W_NOISE] != 0:
+            score += _noise(current_key(pos), ws[W_NOISE], ws[W_NOISE + 1])
+        return score
     phase = 0
     for piece in range(KNIGHT, KING):
         phase += PHASE_WEIGHTS[piece] * popcount(bb[piece] | bb[6 + piece])

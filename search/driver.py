@@ -28,7 +28,8 @@ from engine.movegen import legal_prefix
 from search.tablebase import TABLEBASES
 from search.timeman import Budget, Limits, plan
 from eval.params import WDL_A, WDL_B
-from eval.evaluate import EVAL_REGION, evaluate
+from eval import nnue
+from eval.evaluate import EVAL_REGION, W_NNUE, W_PAWN_CACHE, evaluate
 from search import tt as tt_module
 from search.levels import Level, choose, considered_moves
 from search.search import qsearch, search
@@ -159,8 +160,26 @@ class Searcher:
         self._ponderhit.set()
 
     def static_eval(self, board: Board) -> int:
-        """The evaluation of `board` for the side to move, with this searcher's weights."""
+        """The evaluation of `board` for the side to move, with this searcher's weights (or
+        network)."""
+        if self.network:
+            nnue.start(board.arrays, self.ws[W_NNUE:W_PAWN_CACHE])
         return int(evaluate(board.tab, board.arrays, self.ws, False))
+
+    @property
+    def network(self) -> bool:
+        """True when a network evaluates instead of the hand-crafted terms."""
+        return bool(self.ws[W_NNUE + nnue.R_ON])
+
+    def load_network(self, path: str) -> None:
+        """Evaluate with the network saved at `path` (tools/train_nnue.py); an empty path goes
+        back to the hand-crafted evaluation. ValueError, with nothing changed, when unusable."""
+        region = nnue.load(path) if path else None
+        for ws in [self.ws, *self.helpers]:
+            if region is None:
+                ws[W_NNUE + nnue.R_ON] = 0
+            else:
+                ws[W_NNUE:W_PAWN_CACHE] = region
 
     def quiescence(self, board: Board) -> int:
         """The quiescence-search score of `board` for the side to move (captures resolved)."""

@@ -21,7 +21,9 @@ from engine.move import NULL_MOVE, is_promotion, move_to
 from engine.movegen import ALL, COUNT, NOISY, QUIET, generate, is_legal
 from engine.position import (current_key, gives_check, in_check, last_move, make_move, make_null, piece_on,
                              unmake_move, unmake_null)
-from eval.evaluate import evaluate
+from eval.evaluate import W_NNUE, W_PAWN_CACHE, evaluate
+from eval.nnue import R_ON, pop, push
+from eval.nnue import start as start_network
 from search.movepick import (SCORE_COUNTER, SCORE_SHIFT, SCORE_TT, SEE_VALUES, capture_slot, captured_type,
                              continuation_row, history_slot, is_noisy, pick_next, piece_square, quiet_history,
                              score_moves, score_quiets, see_ge)
@@ -139,6 +141,9 @@ def _previous_move_slot(pos):
 def qsearch(tab, pos, ws, tt, alpha, beta, ply):
     """Quiescence: stand pat, then captures and promotions (all evasions when in check)."""
     ws[WS_PV_LEN + ply] = ply
+    network = ws[W_NNUE + R_ON] != 0
+    if network and ply == 0:
+        start_network(pos, ws[W_NNUE:W_PAWN_CACHE])
     if _stopped(ws):
         return 0
     if ply > ws[SELDEPTH]:
@@ -198,10 +203,14 @@ def qsearch(tab, pos, ws, tt, alpha, beta, ply):
             # under-promotions are not worth looking at here.
             if order < 0:
                 continue
+        if network:
+            push(pos, ws[W_NNUE:W_PAWN_CACHE], move)
         make_move(tab, pos, move)
         prefetch_bucket(tt, current_key(pos))
         score = -qsearch(tab, pos, ws, tt, -beta, -alpha, ply + 1)
         unmake_move(tab, pos, move)
+        if network:
+            pop(ws[W_NNUE:W_PAWN_CACHE])
         if ws[STOP]:
             return 0
         if score > best:
@@ -231,6 +240,9 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
     ws[WS_PV_LEN + ply] = ply
     root = ply == 0
     pv_node = beta - alpha > 1
+    network = ws[W_NNUE + R_ON] != 0
+    if network and root:
+        start_network(pos, ws[W_NNUE:W_PAWN_CACHE])
     if _stopped(ws):
         return 0
     if ply > ws[SELDEPTH]:
@@ -442,6 +454,8 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
                 continue
 
         ws[WS_CONT_ROWS + ply] = continuation_row(pos, move)
+        if network:
+            push(pos, ws[W_NNUE:W_PAWN_CACHE], move)
         make_move(tab, pos, move)
         prefetch_bucket(tt, current_key(pos))
 
@@ -477,6 +491,8 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
         if pv_node and score > alpha and (move_count == 1 or score < beta):
             score = -search(tab, pos, ws, tt, -beta, -alpha, new_depth, ply + 1, np.bool_(False))
         unmake_move(tab, pos, move)
+        if network:
+            pop(ws[W_NNUE:W_PAWN_CACHE])
         if ws[STOP]:
             return 0
 

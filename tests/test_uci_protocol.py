@@ -34,7 +34,7 @@ CHESS960_CASTLING = ["d2d4", "d7d5", "c1d3", "c8d6", "d1d2", "d8d7", "b1a1", "b8
 CHESS960_AFTER = "2krnbbr/pppqpppp/3n4/3p4/3P4/3N4/PPPQPPPP/2KRNBBR w - - 6 5"
 EXPECTED_OPTIONS = {"Hash", "Clear Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "UCI_Chess960",
                     "UCI_ShowWDL", "UCI_LimitStrength", "UCI_Elo", "Skill Level", "Random Seed",
-                    "OwnBook", "Book File", "Book Best Move", "SyzygyPath", "SyzygyProbeLimit"}
+                    "OwnBook", "Book File", "Book Best Move", "EvalFile", "SyzygyPath", "SyzygyProbeLimit"}
 
 
 def depths(search) -> list[int]:

@@ -14,7 +14,7 @@ result and score from the side to move), mean squared error, Adam on mini-batche
 the positions (whole chunks' stretches) held out to keep the best epoch.
 
 The saved file (numpy .npz, float32) holds `w1` (768 x H), `b1` (H), `w2` (2H), `b2` (1) and the
-training settings; quantising it for the engine is the engine's business.
+training settings; the engine's `EvalFile` option loads it (eval/nnue.py quantises it).
 """
 
 from __future__ import annotations
@@ -29,10 +29,9 @@ from pathlib import Path
 import numpy as np
 from numba import njit, prange
 
+from eval.nnue import EVAL_SCALE, HIDDEN, INPUTS, input_index
 from tools.tune import data_files, read_labels
 
-INPUTS = 768
-EVAL_SCALE = 400.0            # output units to centipawns
 MAX_PIECES = 32
 PIECE_INDEX = {symbol: index for index, symbol in enumerate("PNBRQKpnbrqk")}
 HOLD_OUT_BLOCK = 200
@@ -90,11 +89,7 @@ class Positions:
 @njit(cache=True, inline="always")
 def _feature(code, perspective):
     """The input index of a piece (colour * 384 + type * 64 + square) seen from `perspective`."""
-    if perspective == 0:
-        return code
-    colour = code // 384
-    rest = code % 384
-    return (1 - colour) * 384 + (rest // 64) * 64 + ((rest % 64) ^ 56)
+    return input_index(code // 384, (code // 64) % 6, code % 64, perspective)
 
 
 @njit(cache=True, inline="always")
@@ -228,8 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.train_nnue", description=__doc__.split("\n\n")[0])
     parser.add_argument("data", nargs="+", help="tools/gen_tuning_data.py files or chunk folders")
     parser.add_argument("--out", required=True, help="the trained network (.npz)")
-    parser.add_argument("--hidden", type=int, default=256,
-                        help="first-layer neurons per side (default 256)")
+    parser.add_argument("--hidden", type=int, default=HIDDEN,
+                        help=f"first-layer neurons per side (default {HIDDEN}, what the engine reads)")
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--batch", type=int, default=16384)
     parser.add_argument("--rate", type=float, default=0.001, help="Adam step size (default 0.001)")

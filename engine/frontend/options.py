@@ -121,6 +121,7 @@ ENGINE_OPTIONS = [
     Option("UCI_Elo", "spin", 1500, MIN_ELO, ADVERTISED_MAX_ELO),   # full strength from FULL_STRENGTH_ELO up
     Option("Skill Level", "spin", SKILL_LEVELS, 0, SKILL_LEVELS),
     Option("Random Seed", "spin", 0, 0, 2**31 - 1),      # 0: different choices every game
+    Option("EvalFile", "string", ""),                     # <empty>: the hand-crafted evaluation
     Option("SyzygyPath", "string", ""),
     Option("SyzygyProbeLimit", "spin", 7, 0, 7),
     Option("OwnBook", "check", False),

@@ -348,6 +348,13 @@ class UciLoop:
             TABLEBASES.probe_limit = int(typed)
         elif option.name == "Book File":
             self._open_book(str(typed))
+        elif option.name == "EvalFile":
+            try:
+                self.searcher.load_network(str(typed))
+            except ValueError as exc:
+                raise UciError(f"EvalFile: {exc}; evaluation unchanged") from None
+            self.searcher.clear()
+            notes = [f"evaluating with the network {typed}" if typed else "evaluating with the hand-crafted terms"]
         elif option.name == "OwnBook" and typed and self.book is None:
             reason = self.book_error or "Book File is empty"
             notes = [f"OwnBook is on but no book is loaded ({reason}): every move is searched"]
@@ -651,6 +658,11 @@ class UciLoop:
         self.wait_ready()
         for line in explain(self.board):
             self.send(line)
+        if self.searcher.network:
+            score = self.searcher.static_eval(self.board)
+            white = score if self.board.turn == 0 else -score
+            self.send(f"the network (EvalFile {self.options['EvalFile']}), which the search uses: "
+                      f"{white} cp from white's side, {score} cp for the side to move")
 
     def cmd_bench(self, args: list[str]) -> None:
         from engine.frontend.bench import BENCH_DEPTH, search_bench

@@ -1,0 +1,188 @@
+"""The network evaluation (NNUE): 768 piece-square inputs per side -> HIDDEN x 2 -> 1, SCReLU.
+
+Its weights and its accumulators live in the evaluation's part of the search workspace (int64
+words viewed as int16 or float32), like the hand-crafted weights, so the search's kernels keep
+their arguments. The first layer is quantised to int16 (x QA): an accumulator is that layer's
+output for one side's point of view, kept per search ply and updated by the move's few piece
+changes (`push` before make_move, `pop` after unmake_move) instead of being summed anew. The
+output layer stays in float32 (QA^2 folded into its weights), which vectorises where an integer
+one does not. tools/train_nnue.py trains the float network this module quantises.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from engine.bits import ONE, lsb
+from engine.defs import MAX_PLY, NO_PIECE, ST_BOARD, ST_SIDE
+from engine.kernel import kernel
+from engine.move import CASTLE, EN_PASSANT, is_promotion, move_flag, move_from, move_to, promotion_type
+from engine.position import castle_squares
+
+INPUTS = 768
+HIDDEN = 256
+QA = 255                       # the first layer's scale: an activation of 1.0 is QA
+EVAL_SCALE = 400               # output units to centipawns (as in the trainer)
+STACK = MAX_PLY + 8            # accumulators: one per ply of the current line
+
+
+@kernel
+def input_index(colour, piece_type, square, perspective):
+    """The input a piece feeds seen from `perspective`: own pieces first, the board mirrored
+    vertically for black."""
+    if perspective == 0:
+        return colour * 384 + piece_type * 64 + square
+    return (colour ^ 1) * 384 + piece_type * 64 + (square ^ 56)
+
+
+# The network's region of a workspace, in int64 words from its start.
+R_ON = 0                                       # 1 when the network evaluates
+R_TOP = 1                                      # the current ply's accumulator
+R_W1 = 2                                       # INPUTS x HIDDEN int16
+R_B1 = R_W1 + INPUTS * HIDDEN // 4             # HIDDEN int16
+R_W2 = R_B1 + HIDDEN // 4                      # 2 HIDDEN float32, divided by QA^2
+R_B2 = R_W2 + HIDDEN                           # float32 (one word)
+R_ACC = R_B2 + 1                               # STACK x 2 x HIDDEN int16
+REGION = R_ACC + STACK * 2 * HIDDEN // 4
+
+
+def quantise(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> np.ndarray:
+    """The region words of a float network (w1 INPUTS x HIDDEN, b1, w2 2 HIDDEN, b2); ValueError if
+    it has another shape or weights an int16 accumulator cannot hold."""
+    if w1.shape != (INPUTS, HIDDEN) or b1.shape != (HIDDEN,) or w2.shape != (2 * HIDDEN,) or b2.size != 1:
+        raise ValueError(f"a {INPUTS} -> {HIDDEN} x 2 -> 1 network is needed, "
+                         f"not w1 {w1.shape}, w2 {w2.shape}")
+    q1 = np.round(w1 * QA)
+    qb = np.round(b1 * QA)
+    # The worst accumulator: the bias plus the 32 largest inputs of one neuron.
+    worst = np.abs(qb) + np.sort(np.abs(q1), axis=0)[-32:].sum(axis=0)
+    if worst.max() > 32767:
+        raise ValueError("weights too large for int16 accumulators")
+    region = np.zeros(REGION, dtype=np.int64)
+    region[R_ON] = 1
+    region[R_W1:R_B1].view(np.int16)[:] = q1.astype(np.int16).reshape(-1)
+    region[R_B1:R_W2].view(np.int16)[:] = qb.astype(np.int16)
+    region[R_W2:R_B2].view(np.float32)[:] = (w2 / (QA * QA)).astype(np.float32)
+    region[R_B2:R_ACC].view(np.float32)[0] = np.float32(np.ravel(b2)[0])
+    return region
+
+
+def load(path: str | Path) -> np.ndarray:
+    """The region words of a network saved by tools/train_nnue.py (ValueError when unusable)."""
+    try:
+        with np.load(Path(path).expanduser()) as saved:
+            return quantise(saved["w1"], saved["b1"], saved["w2"], saved["b2"])
+    except (OSError, KeyError, EOFError) as err:
+        raise ValueError(f"cannot read a network from {path}: {err}") from None
+
+
+# Offsets in int16 units (the region viewed as int16) and in float32 units.
+A_W1 = 4 * R_W1
+A_B1 = 4 * R_B1
+A_ACC = 4 * R_ACC
+F_W2 = 2 * R_W2
+F_B2 = 2 * R_B2
+
+
+@kernel
+def _accumulator(top, perspective):
+    """Where (int16 units) the accumulator of ply `top` seen from `perspective` begins."""
+    return A_ACC + (top * 2 + perspective) * HIDDEN
+
+
+@kernel
+def refresh(pos, net):
+    """Compute the current ply's two accumulators from the board."""
+    bb = pos[0]
+    v = net.view(np.int16)
+    top = net[R_TOP]
+    for perspective in range(2):
+        acc = _accumulator(top, perspective)
+        for j in range(HIDDEN):
+            v[acc + j] = v[A_B1 + j]
+        for piece in range(12):
+            b = bb[piece]
+            while b:
+                sq = lsb(b)
+                b &= b - ONE
+                row = A_W1 + input_index(piece // 6, piece % 6, sq, perspective) * HIDDEN
+                for j in range(HIDDEN):
+                    v[acc + j] += v[row + j]
+
+
+@kernel
+def _change(v, top, piece, square, sign):
+    """Add (sign 1) or remove (sign -1) a piece in both of the ply's accumulators."""
+    for perspective in range(2):
+        acc = _accumulator(top, perspective)
+        row = A_W1 + input_index(piece // 6, piece % 6, square, perspective) * HIDDEN
+        if sign > 0:
+            for j in range(HIDDEN):
+                v[acc + j] += v[row + j]
+        else:
+            for j in range(HIDDEN):
+                v[acc + j] -= v[row + j]
+
+
+@kernel
+def push(pos, net, move):
+    """Before make_move(move): the next ply's accumulators, from this ply's and the move's
+    piece changes."""
+    st = pos[1]
+    v = net.view(np.int16)
+    top = net[R_TOP]
+    here, there = _accumulator(top, 0), _accumulator(top + 1, 0)
+    for j in range(2 * HIDDEN):
+        v[there + j] = v[here + j]
+    top += 1
+    net[R_TOP] = top
+    frm, to, flag = move_from(move), move_to(move), move_flag(move)
+    piece = st[ST_BOARD + frm]
+    if flag == CASTLE:
+        rook = st[ST_BOARD + to]
+        king_to, rook_to = castle_squares(frm, to)
+        _change(v, top, piece, frm, -1)
+        _change(v, top, rook, to, -1)
+        _change(v, top, piece, king_to, 1)
+        _change(v, top, rook, rook_to, 1)
+        return
+    captured_square = to ^ 8 if flag == EN_PASSANT else to
+    captured = st[ST_BOARD + captured_square]
+    if captured != NO_PIECE:
+        _change(v, top, captured, captured_square, -1)
+    _change(v, top, piece, frm, -1)
+    arriving = piece - piece % 6 + promotion_type(move) if is_promotion(move) else piece
+    _change(v, top, arriving, to, 1)
+
+
+@kernel
+def pop(net):
+    """After unmake_move: back to the previous ply's accumulators."""
+    net[R_TOP] -= 1
+
+
+@kernel
+def output(pos, net):
+    """The network's score in centipawns for the side to move, from the current accumulators."""
+    us = pos[1][ST_SIDE]
+    v = net.view(np.int16)
+    f = net.view(np.float32)
+    top = net[R_TOP]
+    total = np.float32(0.0)
+    for side in range(2):
+        acc = _accumulator(top, us ^ side)
+        weights = F_W2 + side * HIDDEN
+        for j in range(HIDDEN):
+            x = np.float32(min(max(v[acc + j], 0), QA))
+            total += x * x * f[weights + j]
+    total += f[F_B2]
+    return np.int64(total * EVAL_SCALE)
+
+
+@kernel
+def start(pos, net):
+    """Begin a search (or a lone evaluation) at this position: the first ply's accumulators."""
+    net[R_TOP] = 0
+    refresh(pos, net)

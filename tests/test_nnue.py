@@ -1,0 +1,156 @@
+"""The network evaluation (eval/nnue.py): quantisation, accumulators kept right move by move,
+the trainer's network reproduced, and the engine searching and speaking UCI with it."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import numpy as np
+import pytest
+
+from engine.board import Board
+from eval import nnue
+from search.driver import Limits, Searcher
+from tests.uci_driver import engine, uci  # noqa: F401 - the fixtures
+from tools import train_nnue
+
+
+def small_net(seed: int) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return {"w1": (rng.standard_normal((nnue.INPUTS, nnue.HIDDEN)) * 0.08).astype(np.float32),
+            "b1": (0.3 + rng.standard_normal(nnue.HIDDEN) * 0.1).astype(np.float32),
+            "w2": (rng.standard_normal(2 * nnue.HIDDEN) * 0.1).astype(np.float32),
+            "b2": np.array([0.05], dtype=np.float32)}
+
+
+@pytest.fixture(scope="module")
+def net_file(tmp_path_factory) -> str:
+    path = tmp_path_factory.mktemp("net") / "net.npz"
+    train_nnue.save(small_net(1), path, {"test": True})
+    return str(path)
+
+
+def test_quantise_refuses_the_wrong_shape_and_overflowing_weights():
+    net = small_net(2)
+    with pytest.raises(ValueError, match="network is needed"):
+        nnue.quantise(net["w1"][:, :8], net["b1"][:8], net["w2"][:16], net["b2"])
+    with pytest.raises(ValueError, match="too large"):
+        nnue.quantise(net["w1"] * 100, net["b1"], net["w2"], net["b2"])
+    with pytest.raises(ValueError, match="cannot read"):
+        nnue.load("/nonexistent/net.npz")
+
+
+def random_games(count: int, seed: int, chess960: bool) -> list[list[str]]:
+    """UCI move lists of random games (captures, castling, en passant and promotions included)."""
+    rng = random.Random(seed)
+    games = []
+    for _ in range(count):
+        board = chess.Board.from_chess960_pos(rng.randrange(960)) if chess960 else chess.Board()
+        start, moves = board.fen(), []
+        while not board.is_game_over() and len(moves) < 200:
+            legal = list(board.legal_moves)
+            special = [m for m in legal if board.is_castling(m) or board.is_en_passant(m) or m.promotion]
+            move = rng.choice(special) if special and rng.random() < 0.5 else rng.choice(legal)
+            moves.append(move.uci())
+            board.push(move)
+        games.append([start, *moves])
+    return games
+
+
+@pytest.mark.parametrize("chess960", [False, True])
+def test_accumulators_follow_the_moves_as_if_computed_afresh(chess960):
+    region = nnue.quantise(**small_net(3))
+    fresh = region.copy()
+    for start, *moves in random_games(6, 4 if chess960 else 5, chess960):
+        moves = moves[:nnue.STACK - 1]          # a line no deeper than the search's
+        board = Board(start, chess960=chess960)
+        nnue.start(board.arrays, region)
+        for text in moves:
+            move = board.parse_uci(text)
+            nnue.push(board.arrays, region, move)
+            board.push(move)
+            fresh[nnue.R_TOP] = region[nnue.R_TOP]
+            nnue.refresh(board.arrays, fresh)
+            assert np.array_equal(accumulators(region), accumulators(fresh)), text
+        for _ in moves:                     # and back: each ply's accumulators are still there
+            board.pop()
+            nnue.pop(region)
+        assert region[nnue.R_TOP] == 0
+
+
+def accumulators(region: np.ndarray) -> np.ndarray:
+    """The current ply's two accumulators."""
+    words = nnue.HIDDEN // 4
+    start = nnue.R_ACC + region[nnue.R_TOP] * 2 * words
+    return region[start:start + 2 * words].view(np.int16)
+
+
+def test_the_engine_evaluates_as_the_trained_network_does(net_file):
+    searcher = Searcher(1)
+    searcher.load_network(net_file)
+    net = small_net(1)
+    fens = [chess.Board(start).fen() for start, *_ in random_games(1, 6, False)]
+    for start, *moves in random_games(8, 7, False):
+        board = chess.Board(start)
+        for text in moves[:40]:
+            board.push_uci(text)
+        fens.append(board.fen())
+    pieces = np.array([train_nnue.fen_pieces(fen)[0] for fen in fens], dtype=np.int16)
+    stm = np.array([train_nnue.fen_pieces(fen)[1] for fen in fens], dtype=np.int8)
+    engine = np.array([searcher.static_eval(Board(fen)) for fen in fens])
+    assert np.std(engine) > 10
+    # Exactly the trainer's network once its first layer is rounded to the int16 grid ...
+    w1q = np.round(net["w1"] * nnue.QA) / nnue.QA
+    b1q = np.round(net["b1"] * nnue.QA) / nnue.QA
+    rounded = train_nnue.forward(pieces, stm, w1q.astype(np.float32), b1q.astype(np.float32), net["w2"],
+                                 net["b2"]) * nnue.EVAL_SCALE
+    assert np.abs(engine - rounded).max() <= 1.01                  # float sums, truncated to cp
+    # ... which costs a few centipawns against the float network.
+    exact = train_nnue.forward(pieces, stm, net["w1"], net["b1"], net["w2"], net["b2"]) * nnue.EVAL_SCALE
+    assert np.abs(engine - exact).max() <= 10
+
+
+def test_the_network_sees_both_colours_alike(net_file):
+    searcher = Searcher(1)
+    searcher.load_network(net_file)
+    for start, *moves in random_games(5, 8, False):
+        board = chess.Board(start)
+        for text in moves[:30]:
+            board.push_uci(text)
+        assert searcher.static_eval(Board(board.fen())) == searcher.static_eval(Board(board.mirror().fen()))
+
+
+def test_search_with_a_network_and_back(net_file):
+    searcher = Searcher(1)
+    board = Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    hand_crafted = searcher.static_eval(board)
+    searcher.load_network(net_file)
+    assert searcher.network and searcher.static_eval(board) != hand_crafted
+    first = searcher.run(board, Limits(depth=5), lambda line: None)
+    searcher.clear()
+    again = searcher.run(board, Limits(depth=5), lambda line: None)
+    assert board.is_legal(first.best) and (first.best, first.nodes) == (again.best, again.nodes)
+    searcher.load_network("")
+    assert not searcher.network and searcher.static_eval(board) == hand_crafted
+
+
+def test_uci_evalfile_loads_a_network_and_refuses_a_bad_one(uci, net_file):  # noqa: F811
+    def nodes() -> int:
+        uci.set_option("Clear Hash")
+        uci.position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+        return uci.go("depth 6").final()[0]["nodes"]
+
+    hand_crafted = nodes()
+    errors = uci.errors_after("setoption name EvalFile value /nonexistent/net.npz")
+    assert len(errors) == 1 and "evaluation unchanged" in errors[0]
+    assert nodes() == hand_crafted
+    uci.send(f"setoption name EvalFile value {net_file}")
+    assert any("evaluating with the network" in text for text in uci.sync())
+    assert nodes() != hand_crafted
+    uci.send("eval")
+    assert any(text.startswith("the network (EvalFile") for text in uci.sync())
+    uci.set_option("EvalFile", "<empty>")
+    assert nodes() == hand_crafted
+    uci.send("eval")
+    assert not any(text.startswith("the network") for text in uci.sync())
