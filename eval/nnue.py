@@ -17,6 +17,8 @@ import numpy as np
 
 from engine.bits import ONE, lsb
 from engine.defs import MAX_PLY, NO_PIECE, ST_BOARD, ST_SIDE
+from numba import njit
+
 from engine.kernel import kernel
 from engine.move import CASTLE, EN_PASSANT, is_promotion, move_flag, move_from, move_to, promotion_type
 from engine.position import castle_squares
@@ -99,31 +101,36 @@ def refresh(pos, net):
     v = net.view(np.int16)
     top = net[R_TOP]
     for perspective in range(2):
-        acc = _accumulator(top, perspective)
+        start = _accumulator(top, perspective)
+        acc = v[start:start + HIDDEN]
+        bias = v[A_B1:A_B1 + HIDDEN]
         for j in range(HIDDEN):
-            v[acc + j] = v[A_B1 + j]
+            acc[j] = bias[j]
         for piece in range(12):
             b = bb[piece]
             while b:
                 sq = lsb(b)
                 b &= b - ONE
                 row = A_W1 + input_index(piece // 6, piece % 6, sq, perspective) * HIDDEN
+                weights = v[row:row + HIDDEN]
                 for j in range(HIDDEN):
-                    v[acc + j] += v[row + j]
+                    acc[j] += weights[j]
 
 
 @kernel
 def _change(v, top, piece, square, sign):
     """Add (sign 1) or remove (sign -1) a piece in both of the ply's accumulators."""
     for perspective in range(2):
-        acc = _accumulator(top, perspective)
+        start = _accumulator(top, perspective)
         row = A_W1 + input_index(piece // 6, piece % 6, square, perspective) * HIDDEN
+        acc = v[start:start + HIDDEN]          # slices, so that the loops index from 0 up and
+        weights = v[row:row + HIDDEN]          # vectorise (an offset index keeps numba's wraparound check)
         if sign > 0:
             for j in range(HIDDEN):
-                v[acc + j] += v[row + j]
+                acc[j] += weights[j]
         else:
             for j in range(HIDDEN):
-                v[acc + j] -= v[row + j]
+                acc[j] -= weights[j]
 
 
 @kernel
@@ -134,8 +141,9 @@ def push(pos, net, move):
     v = net.view(np.int16)
     top = net[R_TOP]
     here, there = _accumulator(top, 0), _accumulator(top + 1, 0)
+    source, target = v[here:here + 2 * HIDDEN], v[there:there + 2 * HIDDEN]
     for j in range(2 * HIDDEN):
-        v[there + j] = v[here + j]
+        target[j] = source[j]
     top += 1
     net[R_TOP] = top
     frm, to, flag = move_from(move), move_to(move), move_flag(move)
@@ -163,7 +171,7 @@ def pop(net):
     net[R_TOP] -= 1
 
 
-@kernel
+@njit(cache=True, _nrt=False, fastmath=True)     # fastmath: the float sum may be reordered, so vectorised
 def output(pos, net):
     """The network's score in centipawns for the side to move, from the current accumulators."""
     us = pos[1][ST_SIDE]
@@ -172,11 +180,12 @@ def output(pos, net):
     top = net[R_TOP]
     total = np.float32(0.0)
     for side in range(2):
-        acc = _accumulator(top, us ^ side)
-        weights = F_W2 + side * HIDDEN
+        start = _accumulator(top, us ^ side)
+        acc = v[start:start + HIDDEN]
+        weights = f[F_W2 + side * HIDDEN:F_W2 + (side + 1) * HIDDEN]
         for j in range(HIDDEN):
-            x = np.float32(min(max(v[acc + j], 0), QA))
-            total += x * x * f[weights + j]
+            x = np.float32(min(max(acc[j], 0), QA))
+            total += x * x * weights[j]
     total += f[F_B2]
     return np.int64(total * EVAL_SCALE)
 
