@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 from pathlib import Path
 
 import chess
@@ -224,3 +225,20 @@ def random_board(rng, chess960: bool = False, extra: int | None = None, pool: st
     py.halfmove_clock = rng.randrange(120)
     py.fullmove_number = rng.randrange(1, 150)
     return py
+
+
+def random_play_fens(count: int, seed: int, min_plies: int, max_plies: int) -> list[str]:
+    """FENs of `count` positions reached by random legal play from the start position, each
+    after min_plies..max_plies plies (games already over are left out)."""
+    rng = random.Random(seed)
+    fens = []
+    while len(fens) < count:
+        board = chess.Board()
+        for _ in range(rng.randint(min_plies, max_plies)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        if not board.is_game_over():
+            fens.append(board.fen())
+    return fens

@@ -9,6 +9,7 @@ import chess
 import numpy as np
 import pytest
 
+from tests.helpers import random_play_fens
 from tools import train_nnue as nnue
 
 START = chess.STARTING_FEN
@@ -32,18 +33,7 @@ def test_pieces_are_encoded_by_colour_type_and_square():
 
 
 def random_fens(count: int, seed: int) -> list[str]:
-    rng = random.Random(seed)
-    fens = []
-    while len(fens) < count:
-        board = chess.Board()
-        for _ in range(rng.randint(4, 60)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-        if not board.is_game_over():
-            fens.append(board.fen())
-    return fens
+    return random_play_fens(count, seed, 4, 60)
 
 
 def test_the_output_does_not_depend_on_which_colour_is_to_move():

@@ -3,7 +3,6 @@ the Texel tuner's labels, blended from game results and search scores (tools/tun
 
 from __future__ import annotations
 
-import random
 import shlex
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ import numpy as np
 import pytest
 
 from eval.params import LAYOUT, weights
+from tests.helpers import random_play_fens
 from tools import gen_tuning_data, tune
 
 JITFISH = f"{shlex.quote(sys.executable)} -m engine.frontend.cli"
@@ -91,18 +91,7 @@ def test_blend_mixes_result_and_score():
 
 
 def random_positions(count: int, seed: int) -> list[str]:
-    rng = random.Random(seed)
-    fens = []
-    while len(fens) < count:
-        board = chess.Board()
-        for _ in range(rng.randint(6, 40)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-        if not board.is_game_over():
-            fens.append(board.fen())
-    return fens
+    return random_play_fens(count, seed, 6, 40)
 
 
 def test_tuner_fits_the_weights_the_scores_come_from(tmp_path):

@@ -30,11 +30,10 @@ import numpy as np
 from numba import njit, prange
 
 from eval.nnue import EVAL_SCALE, HIDDEN, INPUTS, input_index
-from tools.tune import data_files, read_labels
+from tools.tune import HOLD_OUT_BLOCK, data_files, read_labels, split_held_out
 
 MAX_PIECES = 32
 PIECE_INDEX = {symbol: index for index, symbol in enumerate("PNBRQKpnbrqk")}
-HOLD_OUT_BLOCK = 200
 
 
 def fen_pieces(fen: str) -> tuple[np.ndarray, int]:
@@ -243,13 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     if len(everything) < 2 * HOLD_OUT_BLOCK:
         parser.error(f"{len(everything)} scored positions: too few to train on "
                      f"(at least {2 * HOLD_OUT_BLOCK})")
-    blocks = np.arange(len(everything)) // HOLD_OUT_BLOCK
-    chosen = np.random.default_rng(args.seed).random(blocks.max() + 1) < args.validation
-    if chosen.all() or not chosen.any():
-        chosen[:] = False
-        chosen[-1] = True
-    data = everything.subset(np.flatnonzero(~chosen[blocks]))
-    check = everything.subset(np.flatnonzero(chosen[blocks]))
+    training, held_out = split_held_out(len(everything), args.validation, args.seed)
+    data, check = everything.subset(training), everything.subset(held_out)
     print(f"{len(data)} training positions, {len(check)} held out "
           f"(read in {time.perf_counter() - started:.0f} s)", file=sys.stderr)
     net = train(data, check, initial_net(args.hidden, args.seed), args.epochs, args.batch, args.rate,

@@ -70,6 +70,18 @@ def read_labels(files: list[Path]) -> Iterator[tuple[str, float, float]]:
                 yield fields[0], result, score
 
 
+def split_held_out(count: int, share: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(training rows, held-out rows) of `count` positions: whole stretches of HOLD_OUT_BLOCK
+    held out (positions of one game are consecutive and alike, so that the held-out loss is not
+    flattered by near-copies of training positions), at least one stretch on each side."""
+    blocks = np.arange(count) // HOLD_OUT_BLOCK
+    chosen = np.random.default_rng(seed).random(blocks.max() + 1) < share
+    if chosen.all() or not chosen.any():
+        chosen[:] = False
+        chosen[-1] = True
+    return np.flatnonzero(~chosen[blocks]), np.flatnonzero(chosen[blocks])
+
+
 def blend(result: np.ndarray, score: np.ndarray, k: float, result_weight: float) -> np.ndarray:
     """The tuning target: the result weighted `result_weight`, the rest the score's expected
     result sigmoid(k * score / 400); the result alone where the score is missing (NaN)."""
@@ -271,17 +283,10 @@ def main(argv: list[str] | None = None) -> int:
 
     everything = Dataset(args.data, args.limit, args.quiet_margin)
     print(f"{everything.skipped} positions skipped as not quiet", file=sys.stderr)
-    # Hold out whole stretches of the file (positions of one game are consecutive and alike), so
-    # that the held-out loss is not flattered by near-copies of training positions.
     if len(everything) < 2 * HOLD_OUT_BLOCK:
         parser.error(f"{len(everything)} quiet positions: too few to tune (at least {2 * HOLD_OUT_BLOCK})")
-    blocks = np.arange(len(everything)) // HOLD_OUT_BLOCK
-    chosen = np.random.default_rng(1).random(blocks.max() + 1) < args.validation
-    if chosen.all() or not chosen.any():
-        chosen[:] = False
-        chosen[-1] = True           # at least one stretch held out, and at least one trained on
-    data = everything.subset(np.flatnonzero(~chosen[blocks]))
-    check = everything.subset(np.flatnonzero(chosen[blocks]))
+    training, held_out = split_held_out(len(everything), args.validation, seed=1)
+    data, check = everything.subset(training), everything.subset(held_out)
     print(f"{len(data)} training positions, {len(check)} held out", file=sys.stderr)
     w0 = weights().astype(np.float64)
     k = fit_k(data, w0)
