@@ -21,6 +21,7 @@ def encode(fens: list[str]) -> nnue.Positions:
     data.pieces = np.array([p for p, _ in encoded], dtype=np.int16)
     data.stm = np.array([s for _, s in encoded], dtype=np.int8)
     data.target = np.full(len(fens), 0.5, dtype=np.float32)
+    data.castling = np.array([fen.split()[2] != "-" for fen in fens], dtype=bool)
     return data
 
 
@@ -34,6 +35,19 @@ def test_pieces_are_encoded_by_colour_type_and_square():
 
 def random_fens(count: int, seed: int) -> list[str]:
     return random_play_fens(count, seed, 4, 60)
+
+
+def test_mirrors_add_the_file_flipped_positions_without_castling_rights():
+    fens = [START, "4k3/8/8/8/8/8/1P6/R3K3 w - - 0 1", "4k3/8/8/8/3n4/8/8/4K3 b - - 0 1"]
+    data = encode(fens)
+    data.target = np.array([0.5, 0.8, 0.3], dtype=np.float32)
+    both = data.with_mirrors()
+    assert len(both) == 5                                   # the start position keeps its rights
+    flipped = [chess.Board(fen).transform(chess.flip_horizontal).fen() for fen in fens[1:]]
+    for k, fen in enumerate(flipped):
+        pieces, black = nnue.fen_pieces(fen)
+        assert sorted(both.pieces[3 + k]) == sorted(pieces) and both.stm[3 + k] == black
+    assert list(both.target[3:]) == pytest.approx([0.8, 0.3])
 
 
 def test_the_output_does_not_depend_on_which_colour_is_to_move():

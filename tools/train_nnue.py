@@ -1,7 +1,7 @@
 """Train an evaluation network on self-play data (issue 16, step 4): 768 -> H x 2 -> 1.
 
     python -m tools.train_nnue ~/.cache/jitfish/tuning/jitfish-5000 --out runs/nnue.npz \\
-        [--hidden 256] [--epochs 30] [--result-weight 0.3]
+        [--hidden 256] [--epochs 30] [--result-weight 0.3] [--mirror]
 
 The data are tools/gen_tuning_data.py lines (`FEN | result | score`, chunk folders or files;
 positions without a score are skipped: a network needs the search's judgement, not only the
@@ -60,11 +60,12 @@ class Positions:
     """Encoded positions with the target each is trained to (side to move's point of view)."""
 
     def __init__(self, sources: list[str], result_weight: float, limit: int | None = None) -> None:
-        pieces, stm, target = [], [], []
+        pieces, stm, target, castling = [], [], [], []
         for fen, result, score in read_labels(data_files(sources)):
             if math.isnan(score):
                 continue
             encoded, black = fen_pieces(fen)
+            castling.append(fen.split()[2] != "-")
             expected = 1.0 / (1.0 + math.exp(-score / EVAL_SCALE))
             label = result_weight * result + (1.0 - result_weight) * expected
             pieces.append(encoded)
@@ -75,6 +76,7 @@ class Positions:
         self.pieces = np.array(pieces, dtype=np.int16).reshape(-1, MAX_PIECES)
         self.stm = np.array(stm, dtype=np.int8)
         self.target = np.array(target, dtype=np.float32)
+        self.castling = np.array(castling, dtype=bool)
 
     def __len__(self) -> int:
         return len(self.target)
@@ -82,7 +84,22 @@ class Positions:
     def subset(self, rows: np.ndarray) -> Positions:
         part = Positions.__new__(Positions)
         part.pieces, part.stm, part.target = self.pieces[rows], self.stm[rows], self.target[rows]
+        part.castling = self.castling[rows]
         return part
+
+    def with_mirrors(self) -> Positions:
+        """These positions and, for those without castling rights, the same position with the files
+        mirrored (a <-> h) and the same target: chess is symmetric that way, so a small data set
+        counts twice. Castling rights break the symmetry and the inputs do not show them."""
+        rows = np.flatnonzero(~self.castling)
+        mirrored = self.pieces[rows].copy()
+        mirrored[mirrored >= 0] ^= 7                    # the file is the code's low three bits
+        both = Positions.__new__(Positions)
+        both.pieces = np.concatenate([self.pieces, mirrored])
+        both.stm = np.concatenate([self.stm, self.stm[rows]])
+        both.target = np.concatenate([self.target, self.target[rows]])
+        both.castling = np.concatenate([self.castling, self.castling[rows]])
+        return both
 
 
 @njit(cache=True, inline="always")
@@ -232,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
                              "(default 0.3)")
     parser.add_argument("--validation", type=float, default=0.1, help="share held out (default 0.1)")
     parser.add_argument("--limit", type=int, help="use at most this many positions")
+    parser.add_argument("--mirror", action="store_true",
+                        help="also train on the file-mirrored copy of every position without castling rights")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
@@ -244,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
                      f"(at least {2 * HOLD_OUT_BLOCK})")
     training, held_out = split_held_out(len(everything), args.validation, args.seed)
     data, check = everything.subset(training), everything.subset(held_out)
+    if args.mirror:
+        data = data.with_mirrors()
     print(f"{len(data)} training positions, {len(check)} held out "
           f"(read in {time.perf_counter() - started:.0f} s)", file=sys.stderr)
     net = train(data, check, initial_net(args.hidden, args.seed), args.epochs, args.batch, args.rate,
