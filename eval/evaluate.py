@@ -16,11 +16,13 @@ from engine.kernel import kernel
 from engine.position import current_key
 from eval.nnue import REGION as NNUE_REGION
 from eval.nnue import R_ON, output
-from eval.params import (BACKWARD, BISHOP_PAIR, CONNECTED, DOUBLED, HANGING, ISOLATED, KING_ATTACK_UNITS, KING_DANGER,
-                         KING_SHIELD, KNIGHT_OUTPOST, MATERIAL, MOBILITY_BISHOP, MOBILITY_KNIGHT,
-                         MOBILITY_QUEEN, MOBILITY_ROOK, N_PARAMS, PASSED, PASSED_ENEMY_KING,
-                         PASSED_FREE, PASSED_OWN_KING, PHASE_MAX, PHASE_WEIGHTS, PST, ROOK_OPEN_FILE,
-                         ROOK_SEMI_OPEN_FILE, TEMPO, THREAT_BY_MINOR, THREAT_BY_PAWN, THREAT_BY_ROOK)
+from eval.params import (BACKWARD, BISHOP_PAIR, BISHOP_PAWNS, CONNECTED, DOUBLED, HANGING, ISOLATED,
+                         KING_ATTACK_UNITS, KING_DANGER, KING_SHIELD, KING_STORM, KNIGHT_OUTPOST, MATERIAL,
+                         MINOR_BEHIND_PAWN, MOBILITY_BISHOP, MOBILITY_KNIGHT, MOBILITY_QUEEN, MOBILITY_ROOK,
+                         N_PARAMS, PASSED, PASSED_ENEMY_KING, PASSED_FREE, PASSED_OWN_KING, PHASE_MAX,
+                         PHASE_WEIGHTS, PST, ROOK_OPEN_FILE, ROOK_SEMI_OPEN_FILE, ROOK_SEVENTH, SAFE_CHECK,
+                         SPACE, TEMPO, THREAT_BY_KING, THREAT_BY_MINOR, THREAT_BY_PAWN, THREAT_BY_ROOK,
+                         THREAT_PAWN_PUSH)
 
 # The evaluation's part of the search workspace (an int64 array): the weights, then the trace.
 # Trace slots after the two colours' counts: the game phase, the endgame scale (of 64) and the
@@ -41,6 +43,10 @@ PAWN_MIX_W = np.uint64(0x9E3779B97F4A7C15)   # multiplicative hashing of the two
 PAWN_MIX_B = np.uint64(0xC2B2AE3D27D4EB4F)
 NOISE_MIX = np.uint64(0xD6E8FEB86659FD93)
 SCALE_NORMAL = 64
+CENTRE_FILES = ((FILE_A << np.uint64(2)) | (FILE_A << np.uint64(3)) | (FILE_A << np.uint64(4))
+                | (FILE_A << np.uint64(5)))                  # files c to f
+WHITE_SPACE_RANKS = (RANK_1 << np.uint64(8)) | (RANK_1 << np.uint64(16)) | (RANK_1 << np.uint64(24))
+BLACK_SPACE_RANKS = (RANK_8 >> np.uint64(8)) | (RANK_8 >> np.uint64(16)) | (RANK_8 >> np.uint64(24))
 
 
 
@@ -165,8 +171,8 @@ def _passed_pawns(ws, trace, bb, colour, passed):
 
 @kernel
 def _pieces(ws, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
-    """(mg, eg, attacked squares) of one colour's material, placement, mobility, files, outposts,
-    threats and king safety."""
+    """(mg, eg, attacked squares, then those of its knights, bishops, rooks and queens) of one
+    colour's material, placement, mobility, files, outposts, threats and king safety."""
     mg = eg = 0
     o, them = colour * 6, colour ^ 1
     flip = 0 if colour == WHITE else 56
@@ -179,6 +185,9 @@ def _pieces(ws, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
     enemy_pawn_span = _forward_fill(enemy_pawn_attacks, them)
     minor_attacks = own_pawn_attacks & ~own_pawn_attacks
     rook_attacks_all = minor_attacks
+    knight_attacks_all = minor_attacks
+    bishop_attacks_all = minor_attacks
+    queen_attacks_all = minor_attacks
     all_attacks = own_pawn_attacks | king_attacks(tab, own_king)
     attack_units = 0
     attackers = 0
@@ -197,6 +206,9 @@ def _pieces(ws, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
                 att = knight_attacks(tab, sq)
                 mg, eg = _add(ws, trace, mg, eg, MOBILITY_KNIGHT + popcount(att & mobility_area), colour, 1)
                 minor_attacks |= att
+                knight_attacks_all |= att
+                if _forward(square, colour) & all_pawns:
+                    mg, eg = _add(ws, trace, mg, eg, MINOR_BEHIND_PAWN, colour, 1)
                 if 3 <= _relative_rank(sq, colour) <= 5 and (own_pawn_attacks & square) \
                         and not (enemy_pawn_span & square):
                     mg, eg = _add(ws, trace, mg, eg, KNIGHT_OUTPOST, colour, 1)
@@ -204,6 +216,11 @@ def _pieces(ws, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
                 att = bishop_attacks(tab, sq, occ)
                 mg, eg = _add(ws, trace, mg, eg, MOBILITY_BISHOP + popcount(att & mobility_area), colour, 1)
                 minor_attacks |= att
+                bishop_attacks_all |= att
+                if _forward(square, colour) & all_pawns:
+                    mg, eg = _add(ws, trace, mg, eg, MINOR_BEHIND_PAWN, colour, 1)
+                same_colour = LIGHT_SQUARES if square & LIGHT_SQUARES else DARK_SQUARES
+                mg, eg = _add(ws, trace, mg, eg, BISHOP_PAWNS, colour, popcount(bb[o + PAWN] & same_colour))
             elif piece == ROOK:
                 att = rook_attacks(tab, sq, occ)
                 mg, eg = _add(ws, trace, mg, eg, MOBILITY_ROOK + popcount(att & mobility_area), colour, 1)
@@ -213,9 +230,14 @@ def _pieces(ws, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
                     mg, eg = _add(ws, trace, mg, eg, ROOK_OPEN_FILE, colour, 1)
                 elif not (file_mask & bb[o + PAWN]):
                     mg, eg = _add(ws, trace, mg, eg, ROOK_SEMI_OPEN_FILE, colour, 1)
+                seventh = RANK_1 << np.uint64(sq & 56)        # the rook's rank
+                if _relative_rank(sq, colour) == 6 and (_relative_rank(enemy_king, colour) == 7
+                                                        or bb[them * 6 + PAWN] & seventh):
+                    mg, eg = _add(ws, trace, mg, eg, ROOK_SEVENTH, colour, 1)
             else:
                 att = bishop_attacks(tab, sq, occ) | rook_attacks(tab, sq, occ)
                 mg, eg = _add(ws, trace, mg, eg, MOBILITY_QUEEN + popcount(att & mobility_area), colour, 1)
+                queen_attacks_all |= att
             all_attacks |= att
             zone_hits = popcount(att & king_zone)
             if zone_hits:
@@ -250,7 +272,48 @@ def _pieces(ws, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
     mg, eg = _add(ws, trace, mg, eg, KING_SHIELD, colour, popcount(one_ahead & bb[o + PAWN]))
     mg, eg = _add(ws, trace, mg, eg, KING_SHIELD + 1, colour, popcount(two_ahead & bb[o + PAWN]))
     mg, eg = _add(ws, trace, mg, eg, KING_SHIELD + 2, colour, popcount(open_files))
-    return mg, eg, all_attacks
+    storm = _file_fill(shield_files) & bb[them * 6 + PAWN]
+    while storm:
+        mg, eg = _add(ws, trace, mg, eg, KING_STORM + _relative_rank(lsb(storm), colour), colour, 1)
+        storm &= storm - ONE
+    return mg, eg, all_attacks, knight_attacks_all, bishop_attacks_all, rook_attacks_all, queen_attacks_all
+
+
+@kernel
+def _pressure(ws, trace, tab, bb, colour, knights, bishops, rooks, queens, own_attacks, enemy_attacks,
+              enemy_pawn_attacks):
+    """(mg, eg) of one colour's safe checks, king and pawn-push threats and space: terms that
+    need both sides' attacks."""
+    mg = eg = 0
+    o, them = colour * 6, colour ^ 1
+    occ = bb[BB_ALL]
+    enemy_king = lsb(bb[them * 6 + KING])
+    safe = ~bb[BB_WHITE + colour] & ~enemy_attacks
+    diagonal_checks = bishop_attacks(tab, enemy_king, occ) & safe
+    straight_checks = rook_attacks(tab, enemy_king, occ) & safe
+    knight_checks = knight_attacks(tab, enemy_king) & safe
+    mg, eg = _add(ws, trace, mg, eg, SAFE_CHECK, colour, popcount(knight_checks & knights))
+    mg, eg = _add(ws, trace, mg, eg, SAFE_CHECK + 1, colour, popcount(diagonal_checks & bishops))
+    mg, eg = _add(ws, trace, mg, eg, SAFE_CHECK + 2, colour, popcount(straight_checks & rooks))
+    mg, eg = _add(ws, trace, mg, eg, SAFE_CHECK + 3, colour,
+                  popcount((diagonal_checks | straight_checks) & queens))
+
+    enemy = bb[BB_WHITE + them] & ~bb[them * 6 + KING]
+    near_king = king_attacks(tab, lsb(bb[o + KING]))
+    mg, eg = _add(ws, trace, mg, eg, THREAT_BY_KING, colour, popcount(near_king & enemy & ~enemy_attacks))
+
+    third_rank = RANK_1 << np.uint64(16) if colour == WHITE else RANK_8 >> np.uint64(16)
+    pushes = _forward(bb[o + PAWN], colour) & ~occ
+    pushes |= _forward(pushes & third_rank, colour) & ~occ
+    pushes &= ~enemy_pawn_attacks & (own_attacks | ~enemy_attacks)
+    targets = enemy & ~bb[them * 6 + PAWN]
+    mg, eg = _add(ws, trace, mg, eg, THREAT_PAWN_PUSH, colour,
+                  popcount(_sideways(_forward(pushes, colour)) & targets))
+
+    ranks = WHITE_SPACE_RANKS if colour == WHITE else BLACK_SPACE_RANKS
+    mg, eg = _add(ws, trace, mg, eg, SPACE, colour,
+                  popcount(CENTRE_FILES & ranks & ~bb[o + PAWN] & ~enemy_pawn_attacks))
+    return mg, eg
 
 
 @kernel
@@ -345,8 +408,18 @@ def evaluate(tab, pos, ws, trace):
 
     white_pawn_attacks = _sideways(_forward(bb[PAWN], WHITE))
     black_pawn_attacks = _sideways(_forward(bb[6 + PAWN], BLACK))
-    mg, eg, white_attacks = _pieces(ws, trace, tab, bb, WHITE, white_pawn_attacks, black_pawn_attacks)
-    mg2, eg2, black_attacks = _pieces(ws, trace, tab, bb, BLACK, black_pawn_attacks, white_pawn_attacks)
+    mg, eg, white_attacks, wn, wb, wr, wq = _pieces(ws, trace, tab, bb, WHITE, white_pawn_attacks,
+                                                    black_pawn_attacks)
+    mg2, eg2, black_attacks, bn, bbi, br, bq = _pieces(ws, trace, tab, bb, BLACK, black_pawn_attacks,
+                                                       white_pawn_attacks)
+    mg += mg2
+    eg += eg2
+    mg2, eg2 = _pressure(ws, trace, tab, bb, WHITE, wn, wb, wr, wq, white_attacks, black_attacks,
+                         black_pawn_attacks)
+    mg += mg2
+    eg += eg2
+    mg2, eg2 = _pressure(ws, trace, tab, bb, BLACK, bn, bbi, br, bq, black_attacks, white_attacks,
+                         white_pawn_attacks)
     mg += mg2
     eg += eg2
     mg2, eg2, white_passed, black_passed = _pawn_entry(ws, trace, bb, white_pawn_attacks, black_pawn_attacks)

@@ -49,6 +49,14 @@ THREAT_BY_MINOR = _block("threat by minor", 6)    # by victim type
 THREAT_BY_ROOK = _block("threat by rook", 6)      # by victim type
 HANGING = _block("hanging piece", 1)
 TEMPO = _block("tempo", 1)
+SAFE_CHECK = _block("safe check", 4)          # by checking piece: knight, bishop, rook, queen
+KING_STORM = _block("king pawn storm", 8)     # enemy pawn near our king, by its rank from our side
+ROOK_SEVENTH = _block("rook on seventh", 1)
+BISHOP_PAWNS = _block("bishop same-colour pawns", 1)   # per own pawn on the bishop's colour
+MINOR_BEHIND_PAWN = _block("minor behind pawn", 1)
+THREAT_BY_KING = _block("threat by king", 1)
+THREAT_PAWN_PUSH = _block("threat by pawn push", 1)
+SPACE = _block("space", 1)
 N_PARAMS = _layout[-1][1] + _layout[-1][2]
 
 LAYOUT = tuple(_layout)

@@ -7,7 +7,7 @@ import pytest
 from engine.board import Board
 from eval.evaluate import SCALE_NORMAL, TRACE_EXTRA, TRACE_PHASE, TRACE_SCALE
 from eval.explain import explain, trace_position
-from eval.params import N_PARAMS, PHASE_MAX, weights
+from eval.params import LAYOUT, N_PARAMS, PHASE_MAX, weights
 from search.driver import Searcher
 from tests.helpers import shared_file
 
@@ -76,3 +76,31 @@ def test_pawn_cache_gives_the_scores_of_a_fresh_evaluation():
         for fen in POSITIONS:
             board = Board(fen)
             assert searcher.static_eval(board) == trace_position(board, weights())[0], fen
+
+
+def term_count(fen: str, name: str, index: int = 0) -> int:
+    """White's count of one evaluation term in `fen` (from the trace)."""
+    offset = next(o for n, o, _ in LAYOUT if n == name)
+    return int(trace_position(Board(fen), weights())[1][offset + index])
+
+
+@pytest.mark.parametrize("fen, name, index, count", [
+    ("6k1/8/8/8/6N1/8/8/4K3 w - - 0 1", "safe check", 0, 2),          # Ng4: Nf6+ and Nh6+
+    ("6k1/8/5p2/8/6N1/8/8/4K3 w - - 0 1", "safe check", 0, 2),        # Nxf6+ checks too
+    ("6k1/6p1/8/8/6N1/8/8/4K3 w - - 0 1", "safe check", 0, 0),        # g7 guards f6 and h6
+    ("6k1/8/8/8/8/8/8/B3K3 w - - 0 1", "safe check", 1, 0),           # Ba1 sees no checking square
+    ("6k1/8/8/8/8/8/8/1B2K3 w - - 0 1", "safe check", 1, 1),          # Bb1: Ba2+
+    ("6k1/R7/8/8/8/8/8/4K3 w - - 0 1", "rook on seventh", 0, 1),
+    ("4k3/8/R7/8/8/8/8/4K3 w - - 0 1", "rook on seventh", 0, 0),
+    ("6k1/8/8/8/8/6p1/8/6K1 w - - 0 1", "king pawn storm", 2, 1),     # a pawn on g3 before Kg1
+    ("4k3/8/8/8/8/8/1P1P4/2B1K3 w - - 0 1", "bishop same-colour pawns", 0, 2),
+    ("4k3/8/8/8/8/8/1P1P4/3BK3 w - - 0 1", "bishop same-colour pawns", 0, 0),   # light bishop, dark pawns
+    ("4k3/8/8/4p3/4N3/8/8/4K3 w - - 0 1", "minor behind pawn", 0, 1),
+    ("4k3/8/8/8/8/8/3n4/4K3 w - - 0 1", "threat by king", 0, 1),
+    ("4k3/8/8/8/1b6/8/3n4/4K3 w - - 0 1", "threat by king", 0, 0),   # Bb4 guards the knight
+    ("4k3/8/8/4n3/8/3P4/8/4K3 w - - 0 1", "threat by pawn push", 0, 1),   # d3-d4 hits e5
+    ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "space", 0, 12),
+    ("4k3/8/8/8/3p4/8/8/4K3 w - - 0 1", "space", 0, 10),              # d4 attacks c3 and e3
+])
+def test_term_counts(fen, name, index, count):
+    assert term_count(fen, name, index) == count
