@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import sys
@@ -9,6 +10,7 @@ import textwrap
 from pathlib import Path
 
 import chess
+import chess.pgn
 import pytest
 
 from tools import elo
@@ -62,7 +64,8 @@ FAKE_ENGINE = textwrap.dedent("""
             if mode == "slow":
                 time.sleep(0.3)
             move = rng.choice(list(board.legal_moves))
-            print("info depth 1 score cp 0 nodes 1")
+            depth = parts[parts.index("nodes") + 1] if "nodes" in parts else "1"  # echoes go nodes
+            print("info depth " + depth + " score cp 0 nodes 1")
             print("bestmove " + board.uci(move))
         elif cmd == "quit":
             break
@@ -265,6 +268,22 @@ def test_end_to_end_chess960_random_positions_and_max_plies(tmp_path, fake, caps
     assert '[Variant "Chess960"]' in pgn
     for g in s["game_list"]:
         assert g["termination"] in ("normal", "adjudication") and g["plies"] <= 30
+
+
+def test_engine_nodes_setting_overrides_the_match_nodes(tmp_path, fake, openings, capsys):
+    """nodes= on one engine (e.g. a stronger foreign engine held to fewer nodes) is the `go nodes`
+    that engine gets; the other one gets --nodes. The fake engine echoes it as its depth."""
+    code, s, pgn, _ = run_match(
+        tmp_path, [f"{fake('random')}|name=a|nodes=7", f"{fake('random')}|name=b"],
+        ["--games", "2", "--nodes", "3", "--max-plies", "6", "--openings", openings], capsys)
+    assert code == 0 and s["games"] == 2
+    game = chess.pgn.read_game(io.StringIO(pgn))
+    white_is_a = game.headers["White"] == "a"
+    depths = [node.comment.split("/")[1].split()[0] for node in game.mainline()]
+    assert depths[0::2] == ["7" if white_is_a else "3"] * 3
+    assert depths[1::2] == ["3" if white_is_a else "7"] * 3
+    with pytest.raises(ValueError):
+        parse_engine_spec(["cmd=x", "nodes=0"])
 
 
 def test_time_forfeit_counted(tmp_path, fake, openings, capsys):

@@ -25,6 +25,7 @@ class EngineSpec:
     proto: str = "uci"
     cwd: str | None = None
     ponder: bool = False  # think on the opponent's time (go ponder, then ponderhit or stop)
+    nodes: int | None = None  # this engine's own `go nodes` (overrides the match's --nodes)
 
 
 def _option_value(text: str) -> str | int | bool:
@@ -38,13 +39,14 @@ def _option_value(text: str) -> str | int | bool:
 
 
 def parse_engine_spec(tokens: list[str], each: list[str] | None = None) -> EngineSpec:
-    """Parse key=value tokens: cmd=, name=, proto=uci, dir=, ponder=true|false, option.NAME=VALUE
-    (each= tokens first)."""
+    """Parse key=value tokens: cmd=, name=, proto=uci, dir=, ponder=true|false, nodes=N,
+    option.NAME=VALUE (each= tokens first)."""
     cmd: list[str] = []
     name = ""
     proto = "uci"
     cwd = None
     ponder = False
+    nodes = None
     options: dict[str, str | int | bool] = {}
     for token in [*(each or []), *tokens]:
         key, sep, value = token.partition("=")
@@ -62,6 +64,10 @@ def parse_engine_spec(tokens: list[str], each: list[str] | None = None) -> Engin
             if value.lower() not in ("true", "false"):
                 raise ValueError(f"ponder={value!r}: give ponder=true or ponder=false")
             ponder = value.lower() == "true"
+        elif key == "nodes":
+            if not value.isdigit() or int(value) < 1:
+                raise ValueError(f"nodes={value!r}: give a positive whole number")
+            nodes = int(value)
         elif key.startswith("option."):
             opt = key[len("option."):]
             if opt.lower() in MANAGED:
@@ -70,7 +76,7 @@ def parse_engine_spec(tokens: list[str], each: list[str] | None = None) -> Engin
             options[opt] = _option_value(value)
         else:
             raise ValueError(f"unknown engine setting {key!r} "
-                             f"(use cmd=, name=, proto=, dir=, ponder=, option.X=)")
+                             f"(use cmd=, name=, proto=, dir=, ponder=, nodes=, option.X=)")
     if not cmd:
         raise ValueError(f"engine {' '.join(tokens)!r} has no cmd=")
     if proto != "uci":
@@ -78,7 +84,7 @@ def parse_engine_spec(tokens: list[str], each: list[str] | None = None) -> Engin
     if "/" in cmd[0] and not os.path.isabs(cmd[0]):
         cmd[0] = os.path.abspath(cmd[0])  # relative to where the runner was started, even with dir=
     return EngineSpec(cmd=cmd, name=name or os.path.basename(cmd[0]), options=options, proto=proto, cwd=cwd,
-                      ponder=ponder)
+                      ponder=ponder, nodes=nodes)
 
 
 class EngineProcess:

@@ -376,7 +376,7 @@ class Match:
 
             turn = board.turn
             proc, st = procs[turn], stats[turn]
-            limit, budget = self.limit_for(clocks, turn)
+            limit, budget = self.limit_for(clocks, turn, proc.spec)
             watchdog = budget + self.args.grace
             if predicted[turn] is not None:  # it pondered: python-chess sends ponderhit or stop
                 hit = predicted[turn] == board.peek()
@@ -468,11 +468,12 @@ class Match:
         protocol.game, protocol.first_game, protocol.ponderhit = tag, False, False
         await protocol.ping()
 
-    def limit_for(self, clocks: dict[chess.Color, Clock] | None, turn: chess.Color
+    def limit_for(self, clocks: dict[chess.Color, Clock] | None, turn: chess.Color, spec: EngineSpec
                   ) -> tuple[chess.engine.Limit, float]:
-        """The UCI go limit for the side to move and its time budget in seconds (for the watchdog)."""
+        """The UCI go limit for the side to move (its engine's own nodes= before --nodes) and its
+        time budget in seconds (for the watchdog)."""
         tc = self.tc
-        limit = chess.engine.Limit(nodes=tc.nodes, depth=tc.depth)
+        limit = chess.engine.Limit(nodes=spec.nodes or tc.nodes, depth=tc.depth)
         if clocks is not None:
             limit.white_clock = clocks[chess.WHITE].remaining
             limit.black_clock = clocks[chess.BLACK].remaining
