@@ -343,3 +343,22 @@ def test_sprt_llr_agrees_with_the_normal_approximation():
         s0, s1 = elo.score_from_elo(0), elo.score_from_elo(5)
         approximation = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
         assert elo.sprt_llr(counts, 0, 5) == pytest.approx(approximation, rel=0.03)
+
+
+def test_compare_two_gauntlets_pair_by_pair():
+    """--compare: the Elo of one gauntlet over another against the same opponent and seed, over
+    the pairs both completed; zero with a finite bar for identical games, the sign of the better
+    one, a wider bar for fewer pairs, and an error when no pairs match."""
+    def gauntlet(pair_scores: list[tuple[float, float]]) -> list[dict]:
+        return [{"pair": k, "opening": f"o{k}", "score_first": s}
+                for k, scores in enumerate(pair_scores) for s in scores]
+    base = gauntlet([(1.0, 0.0), (0.5, 0.5), (0.0, 0.5), (1.0, 0.5)] * 25)
+    better = gauntlet([(1.0, 0.5), (0.5, 0.5), (0.5, 0.5), (1.0, 1.0)] * 25)
+    same = elo.compare(base, base)
+    assert same.elo == pytest.approx(0.0) and same.error == pytest.approx(0.0) and same.samples == 100
+    up = elo.compare(better, base)
+    assert up.elo > 0 and 0 < up.error < up.elo
+    assert elo.compare(base, better).elo == pytest.approx(-up.elo)
+    assert elo.compare(better[:40], base).error > up.error        # 20 common pairs
+    with pytest.raises(ValueError):
+        elo.compare(better, [dict(g, opening="other") for g in base])

@@ -23,7 +23,9 @@ fishtest and fastchess compute it (fastchess's "logistic" model, empty buckets c
 
     python -m tools.elo tools/results/.../match.json ...
 
-re-derives each match's result from the per-game records of its `tools/match.py --json` summary.
+re-derives each match's result from the per-game records of its `tools/match.py --json` summary;
+`--compare NEW.json BASE.json` gives the Elo of one gauntlet over another against the same
+opponent with the same seed (the foreign yardstick, tools/README.md).
 """
 
 from __future__ import annotations
@@ -177,6 +179,36 @@ def counts_from_games(games: list[dict]) -> tuple[tuple[int, int, int], list[int
     return (scores.count(1.0), scores.count(0.5), scores.count(0.0)), penta
 
 
+def _pair_scores(games: list[dict]) -> dict[tuple[int, str], float]:
+    """The first engine's mean score (0..1) of each complete game pair, keyed by pair and opening."""
+    pairs: dict[tuple[int, str], list[float]] = defaultdict(list)
+    for game in games:
+        pairs[(game["pair"], game.get("opening", ""))].append(game["score_first"])
+    return {key: sum(scores) / 2 for key, scores in pairs.items() if len(scores) == 2}
+
+
+def compare(new_games: list[dict], base_games: list[dict]) -> EloEstimate:
+    """Elo of one gauntlet over another against the same opponent, played with the same seed (so
+    game pair k has the same opening and colours in both): elo(new score) - elo(base score) over
+    the pairs both completed, its 95% interval from the spread of the pair-by-pair differences,
+    mapped to Elo by the slope of elo() at the mean of the two scores."""
+    new, base = _pair_scores(new_games), _pair_scores(base_games)
+    common = sorted(new.keys() & base.keys())
+    n = len(common)
+    if n < 2:
+        raise ValueError("the two matches share fewer than two complete game pairs (same seed?)")
+    s_new, s_base = sum(new[k] for k in common) / n, sum(base[k] for k in common) / n
+    diffs = [new[k] - base[k] for k in common]
+    mean = sum(diffs) / n
+    se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+    elo = elo_from_score(s_new) - elo_from_score(s_base)
+    mid = (s_new + s_base) / 2
+    if not 0.0 < mid < 1.0 or math.isinf(elo):
+        return EloEstimate(elo, -math.inf, math.inf, "paired", n)
+    error = Z95 * se * 400.0 / (math.log(10.0) * mid * (1.0 - mid))
+    return EloEstimate(elo, elo - error, elo + error, "paired", n)
+
+
 def describe(summary: dict) -> str:
     """One line per match: players, W/D/L and score, Elo (pentanomial and trinomial), LOS."""
     (wins, draws, losses), penta = counts_from_games(summary["game_list"])
@@ -191,7 +223,25 @@ def describe(summary: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Re-derive match results from tools.match --json summaries.")
     parser.add_argument("json", nargs="+", help="tools/match.py --json summaries")
+    parser.add_argument("--compare", action="store_true",
+                        help="two summaries, NEW then BASE, of gauntlets against the same opponent with "
+                             "the same seed: the Elo of NEW over BASE, pair by pair")
     args = parser.parse_args(argv)
+    if args.compare:
+        if len(args.json) != 2:
+            parser.error("--compare takes two summaries: NEW BASE")
+        try:
+            summaries = []
+            for path in args.json:
+                with open(path, encoding="utf-8") as f:
+                    summaries.append(json.load(f))
+            estimate = compare(summaries[0]["game_list"], summaries[1]["game_list"])
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 1
+        print(f"{summaries[0]['engines'][0]} over {summaries[1]['engines'][0]} (both against "
+              f"{summaries[0]['engines'][1]}): Elo {estimate.format()} ({estimate.samples} common pairs)")
+        return 0
     for path in args.json:
         try:
             with open(path, encoding="utf-8") as f:
