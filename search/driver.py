@@ -26,20 +26,21 @@ from engine.board import Board
 from engine.defs import INFINITE, MATE, MATE_IN_MAX, MAX_MOVES, MAX_PLY
 from engine.movegen import legal_prefix
 from search.tablebase import TABLEBASES
-from search.timeman import Budget, Limits, plan
+from search.timeman import Budget, Limits, node_share_factor, plan
 from eval.params import WDL_A, WDL_B
 from eval import nnue
 from eval.evaluate import EVAL_REGION, W_NNUE, W_PAWN_CACHE, evaluate
 from search import tt as tt_module
 from search.levels import Level, choose, considered_moves
 from search.search import qsearch, search
-from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION, CTL_NODE_LIMIT,
-                              CTL_NODES, CTL_PROVE_MATE, CTL_QS_PLIES, CTL_QS_START, CTL_ROOT_COUNT,
-                              CTL_ROOT_FIRST, CTL_ROOT_PLY, CTL_SELDEPTH, CTL_STOP, CTL_TB_HITS, CTL_TB_PIECES,
-                              PLIES, WS_CTL, WS_MOVES, WS_PV, WS_PV_LEN, WS_ROOT_MOVES, clear_heuristics,
-                              ctl_view, new_workspace, set_weakness)
+from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_FIRST_MOVE_NODES, CTL_GENERATION,
+                              CTL_NODE_LIMIT, CTL_NODES, CTL_PROVE_MATE, CTL_QS_PLIES, CTL_QS_START,
+                              CTL_ROOT_COUNT, CTL_ROOT_FIRST, CTL_ROOT_PLY, CTL_SELDEPTH, CTL_STOP,
+                              CTL_TB_HITS, CTL_TB_PIECES, PLIES, WS_CTL, WS_MOVES, WS_PV, WS_PV_LEN,
+                              WS_ROOT_MOVES, clear_heuristics, ctl_view, new_workspace, set_weakness)
 
 ASPIRATION_DELTA = 20
+NODE_SHARE_MIN_DEPTH = 6     # below this the root's node shares say little
 SCRATCH_MOVES = WS_MOVES + (PLIES - 1) * MAX_MOVES   # a move list the search never reaches
 
 
@@ -268,6 +269,8 @@ class Searcher:
         previous_best = previous_score = None
         try:
             for depth in range(1, max_depth + 1):
+                iteration_nodes = ctl[CTL_NODES]
+                ctl[CTL_FIRST_MOVE_NODES] = 0
                 new_lines = []
                 for pv_index in range(multipv):
                     line = self._search_line(board, depth, pv_index, lines, report, start)
@@ -296,7 +299,9 @@ class Searcher:
                 if mate_plies < MAX_PLY and depth > mate_plies + 8 and not (limits.infinite or limits.ponder) \
                         and limits.depth is None:
                     break                 # a mate found this far inside the horizon will not change
-                if self._out_of_time(limits, best_changes, score_drop, len(root_moves)):
+                best_share = ctl[CTL_FIRST_MOVE_NODES] / max(1, ctl[CTL_NODES] - iteration_nodes)
+                effort = node_share_factor(best_share) if depth >= NODE_SHARE_MIN_DEPTH else 1.0
+                if self._out_of_time(limits, best_changes, score_drop, effort, len(root_moves)):
                     break
         finally:
             if helpers is not None:
@@ -336,8 +341,11 @@ class Searcher:
         self.ws[WS_ROOT_MOVES:WS_ROOT_MOVES + len(lines)] = [line.moves[0] for line in lines]
         return lines
 
-    def _out_of_time(self, limits: Limits, best_changes: float, score_drop: bool, root_count: int) -> bool:
-        """Should iterative deepening stop before starting another iteration?"""
+    def _out_of_time(self, limits: Limits, best_changes: float, score_drop: bool, effort: float,
+                     root_count: int) -> bool:
+        """Should iterative deepening stop before starting another iteration? Longer when the best
+        move changes, the score drops or the best move took a small share of the iteration's nodes
+        (`effort`, from timeman.node_share_factor)."""
         with self._budget_lock:
             if self._pondering or limits.infinite or self._budget.soft is None:
                 return False
@@ -346,7 +354,7 @@ class Searcher:
             if self.level is not None:
                 return False      # a level stops at its depth and node budget, whatever the clock
             elapsed = (time.perf_counter() - self._clock_start) * 1000
-            stretch = (1.0 + best_changes) * (1.25 if score_drop else 1.0)
+            stretch = (1.0 + best_changes) * (1.25 if score_drop else 1.0) * effort
             return elapsed > self._budget.soft * stretch * 0.6
 
     def _search_line(self, board: Board, depth: int, pv_index: int, previous: list[Line],

@@ -30,12 +30,12 @@ from search.movepick import (SCORE_COUNTER, SCORE_SHIFT, SCORE_TT, SEE_VALUES, c
 from search.tablebase import TB_UNKNOWN, probe_wdl
 from search.tt import (BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, from_tt, prefetch_bucket, probe,
                        store, to_tt)
-from search.workspace import (CAPTURES_PER_PLY, CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_GENERATION,
-                              CTL_NODE_LIMIT, CTL_NODES, CTL_PROVE_MATE, CTL_QS_PLIES, CTL_QS_START,
-                              CTL_ROOT_COUNT, CTL_ROOT_FIRST, CTL_ROOT_PLY, CTL_SELDEPTH, CTL_STOP,
-                              CTL_TB_HITS, CTL_TB_PIECES, PLIES, QUIETS_PER_PLY, WS_CAPTURES, WS_CONT_ROWS,
-                              WS_COUNTERS, WS_CTL, WS_EVALS, WS_KILLERS, WS_LMR, WS_MOVES, WS_PV, WS_PV_LEN,
-                              WS_QUIETS, WS_ROOT_MOVES)
+from search.workspace import (CAPTURES_PER_PLY, CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_FIRST_MOVE_NODES,
+                              CTL_GENERATION, CTL_NODE_LIMIT, CTL_NODES, CTL_PROVE_MATE, CTL_QS_PLIES,
+                              CTL_QS_START, CTL_ROOT_COUNT, CTL_ROOT_FIRST, CTL_ROOT_PLY, CTL_SELDEPTH,
+                              CTL_STOP, CTL_TB_HITS, CTL_TB_PIECES, PLIES, QUIETS_PER_PLY, WS_CAPTURES,
+                              WS_CONT_ROWS, WS_COUNTERS, WS_CTL, WS_EVALS, WS_KILLERS, WS_LMR, WS_MOVES,
+                              WS_PV, WS_PV_LEN, WS_QUIETS, WS_ROOT_MOVES)
 
 HISTORY_MAX = 16384
 STAGE_HASH, STAGE_NOISY, STAGE_QUIET, STAGE_PICK = 0, 1, 2, 3   # move-loop stages (Step 9)
@@ -379,6 +379,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
     best_score = tb_floor
     best_move = 0
     move_count = 0
+    nodes_before = 0
     quiet_count = 0
     capture_count = 0
     skip_quiets = False
@@ -424,6 +425,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
         if root:
             ws[WS_CTL + CTL_CURRMOVE] = move
             ws[WS_CTL + CTL_CURRMOVE_NUMBER] = move_count + ws[WS_CTL + CTL_ROOT_FIRST]
+            nodes_before = ws[WS_CTL + CTL_NODES]
 
         # Step 11. Shallow-depth pruning once a move has been found that avoids mate. Checks
         # are kept: they are where mates and perpetuals hide.
@@ -493,6 +495,8 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
         unmake_move(tab, pos, move)
         if network:
             pop(ws[W_NNUE:W_PAWN_CACHE])
+        if root and move_count == 1:
+            ws[WS_CTL + CTL_FIRST_MOVE_NODES] += ws[WS_CTL + CTL_NODES] - nodes_before
         if ws[STOP]:
             return 0
 

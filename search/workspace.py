@@ -35,6 +35,7 @@ CTL_QS_PLIES = 11       # most capture plies a quiescence search may play (a wea
 CTL_QS_START = 12       # the ply at which the current quiescence search began
 CTL_TB_PIECES = 13      # probe the endgame tablebases with at most this many pieces (0: never)
 CTL_TB_HITS = 14        # tablebase probes that found the position
+CTL_FIRST_MOVE_NODES = 15   # nodes spent on the root's first move (the last best) in this iteration
 CTL_SIZE = 16
 
 _regions: list[tuple[str, int]] = []

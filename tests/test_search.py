@@ -8,6 +8,7 @@ from engine.board import Board
 from engine.defs import DRAW, MATE
 from engine.move import move_to_uci
 from search.driver import Searcher
+from search.workspace import CTL_FIRST_MOVE_NODES, CTL_NODES
 from search.timeman import Limits
 from tests.helpers import shared_file
 from tools.tactics import read_epd
@@ -171,3 +172,11 @@ def test_tactics_tool_at_a_node_count(tmp_path, capsys):
     assert solve(str(epd), None, None, 16, nodes=3000) == (1, 2)
     out = capsys.readouterr().out
     assert "avoid: played Ra8#" in out and "solved 1/2" in out
+
+
+def test_the_root_counts_the_nodes_of_its_first_move(searcher):
+    """What node-share time management reads: the first root move's nodes in the last iteration,
+    a large part of that iteration (the nodes of all iterations count in CTL_NODES)."""
+    solve(searcher, MIDDLEGAME, depth=9)
+    first = int(searcher.ctl[CTL_FIRST_MOVE_NODES])
+    assert int(searcher.ctl[CTL_NODES]) / 10 < first < int(searcher.ctl[CTL_NODES])

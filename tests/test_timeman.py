@@ -1,7 +1,7 @@
 """Time budgets from `go` limits (the end-to-end clock games are in test_uci_time.py)."""
 
 from engine.defs import BLACK, WHITE
-from search.timeman import Limits, plan
+from search.timeman import Limits, node_share_factor, plan
 
 
 def test_budget_uses_the_side_to_moves_clock():
@@ -38,3 +38,9 @@ def test_low_clock_rule_leaves_slower_controls_alone():
     assert plan(Limits(wtime=5000, btime=5000, winc=100, binc=100), WHITE, 20).soft > 100
     assert plan(Limits(wtime=150, btime=150, winc=100, binc=100), WHITE, 10).hard > 50
     assert plan(Limits(wtime=150, btime=150, winc=100, binc=100), WHITE, 20).hard <= 50
+
+
+def test_node_share_stretches_thinking_when_the_best_move_took_few_nodes():
+    assert node_share_factor(1.0) < 1.0 < node_share_factor(0.5) < node_share_factor(0.1)
+    assert node_share_factor(-1.0) == node_share_factor(0.0)
+    assert node_share_factor(2.0) == node_share_factor(1.0)
