@@ -276,7 +276,7 @@ def test_engine_nodes_setting_overrides_the_match_nodes(tmp_path, fake, openings
     code, s, pgn, _ = run_match(
         tmp_path, [f"{fake('random')}|name=a|nodes=7", f"{fake('random')}|name=b"],
         ["--games", "2", "--nodes", "3", "--max-plies", "6", "--openings", openings], capsys)
-    assert code == 0 and s["games"] == 2
+    assert code == 0 and s["games"] == 2 and s["engine_nodes"] == [7, None]
     game = chess.pgn.read_game(io.StringIO(pgn))
     white_is_a = game.headers["White"] == "a"
     depths = [node.comment.split("/")[1].split()[0] for node in game.mainline()]

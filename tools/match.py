@@ -544,6 +544,7 @@ def summarize(match: Match, seconds: float, interrupted: bool) -> dict[str, Any]
         "commands": [" ".join(s.cmd) for s in match.specs],
         "options": [{k: v for k, v in s.options.items()} for s in match.specs],
         "ponder": [s.ponder for s in match.specs],
+        "engine_nodes": [s.nodes for s in match.specs],     # per-engine nodes= (None: the match's limit)
         "variant": match.args.variant,
         "time_control": match.tc.describe(),
         "seed": match.args.seed,
