@@ -164,27 +164,23 @@ def sprt_llr(counts: list[int], elo0: float, elo1: float) -> float:
     return total * sum(p * (math.log(b) - math.log(a)) for p, a, b in zip(probs, p0, p1))
 
 
-def counts_from_games(games: list[dict]) -> tuple[tuple[int, int, int], list[int]]:
-    """(wins, draws, losses) and the pentanomial counts of the first engine, from the per-game
-    records of a match summary (`game_list`: `pair` and `score_first`); incomplete pairs count in
-    the first only."""
-    scores = [game["score_first"] for game in games]
-    pairs: dict[int, list[float]] = defaultdict(list)
-    for game in games:
-        pairs[game["pair"]].append(game["score_first"])
-    penta = [0] * 5
-    for pair in pairs.values():
-        if len(pair) == 2:
-            penta[pair_bucket(*pair)] += 1
-    return (scores.count(1.0), scores.count(0.5), scores.count(0.0)), penta
-
-
 def _pair_scores(games: list[dict]) -> dict[tuple[int, str], float]:
     """The first engine's mean score (0..1) of each complete game pair, keyed by pair and opening."""
     pairs: dict[tuple[int, str], list[float]] = defaultdict(list)
     for game in games:
         pairs[(game["pair"], game.get("opening", ""))].append(game["score_first"])
     return {key: sum(scores) / 2 for key, scores in pairs.items() if len(scores) == 2}
+
+
+def counts_from_games(games: list[dict]) -> tuple[tuple[int, int, int], list[int]]:
+    """(wins, draws, losses) and the pentanomial counts of the first engine, from the per-game
+    records of a match summary (`game_list`: `pair` and `score_first`); incomplete pairs count in
+    the first only."""
+    scores = [game["score_first"] for game in games]
+    penta = [0] * 5
+    for pair_score in _pair_scores(games).values():
+        penta[pair_bucket(pair_score, pair_score)] += 1     # its mean twice: the sum of its two games
+    return (scores.count(1.0), scores.count(0.5), scores.count(0.0)), penta
 
 
 def compare(new_games: list[dict], base_games: list[dict]) -> EloEstimate:
