@@ -22,7 +22,8 @@ from eval.params import (BACKWARD, BISHOP_PAIR, BISHOP_PAWNS, CONNECTED, DOUBLED
                          N_PARAMS, PASSED, PASSED_ENEMY_KING, PASSED_FREE, PASSED_OWN_KING, PHASE_MAX,
                          PHASE_WEIGHTS, PST, ROOK_OPEN_FILE, ROOK_SEMI_OPEN_FILE, ROOK_SEVENTH, SAFE_CHECK,
                          SPACE, TEMPO, THREAT_BY_KING, THREAT_BY_MINOR, THREAT_BY_PAWN, THREAT_BY_ROOK,
-                         THREAT_PAWN_PUSH)
+                         THREAT_PAWN_PUSH, PASSED_SAFE, ROOK_BEHIND_PASSER, BISHOP_OUTPOST,
+                         BISHOP_LONG_DIAGONAL, MINOR_KING_DISTANCE, TRAPPED_ROOK)
 
 # The evaluation's part of the search workspace (an int64 array): the weights, then the trace.
 # Trace slots after the two colours' counts: the game phase, the endgame scale (of 64) and the
@@ -47,6 +48,8 @@ CENTRE_FILES = ((FILE_A << np.uint64(2)) | (FILE_A << np.uint64(3)) | (FILE_A <<
                 | (FILE_A << np.uint64(5)))                  # files c to f
 WHITE_SPACE_RANKS = (RANK_1 << np.uint64(8)) | (RANK_1 << np.uint64(16)) | (RANK_1 << np.uint64(24))
 BLACK_SPACE_RANKS = (RANK_8 >> np.uint64(8)) | (RANK_8 >> np.uint64(16)) | (RANK_8 >> np.uint64(24))
+CENTRE_SQUARES = ((ONE << np.uint64(27)) | (ONE << np.uint64(28)) | (ONE << np.uint64(35))
+                  | (ONE << np.uint64(36)))                  # d4, e4, d5, e5
 
 
 
@@ -151,20 +154,28 @@ def _pawn_entry(ws, trace, bb, white_pawn_attacks, black_pawn_attacks):
 
 
 @kernel
-def _passed_pawns(ws, trace, bb, colour, passed):
-    """(mg, eg) of what passed pawns gain from king proximity and a free path."""
+def _passed_pawns(ws, trace, tab, bb, colour, passed, enemy_attacks):
+    """(mg, eg) of what passed pawns gain from king proximity, a free path, a stop square the
+    opponent does not attack and a rook behind them."""
     mg = eg = 0
     them = colour ^ 1
     own_king, enemy_king = lsb(bb[colour * 6 + KING]), lsb(bb[them * 6 + KING])
     occ = bb[BB_ALL]
+    rooks = bb[colour * 6 + ROOK]
     while passed:
         sq = lsb(passed)
+        square = ONE << np.uint64(sq)
         rank = _relative_rank(sq, colour)
         stop = sq + 8 if colour == WHITE else sq - 8
         mg, eg = _add(ws, trace, mg, eg, PASSED_OWN_KING + rank, colour, _distance(own_king, stop))
         mg, eg = _add(ws, trace, mg, eg, PASSED_ENEMY_KING + rank, colour, _distance(enemy_king, stop))
-        if not (_forward_fill(_forward(ONE << np.uint64(sq), colour), colour) & occ):
+        if not (_forward_fill(_forward(square, colour), colour) & occ):
             mg, eg = _add(ws, trace, mg, eg, PASSED_FREE + rank, colour, 1)
+        if not (enemy_attacks & (ONE << np.uint64(stop))):
+            mg, eg = _add(ws, trace, mg, eg, PASSED_SAFE + rank, colour, 1)
+        behind = _forward_fill(_forward(square, them), them)
+        if rook_attacks(tab, sq, occ) & behind & rooks:      # the first piece behind it is our rook
+            mg, eg = _add(ws, trace, mg, eg, ROOK_BEHIND_PASSER, colour, 1)
         passed &= passed - ONE
     return mg, eg
 
@@ -212,6 +223,7 @@ def _pieces(ws, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
                 if 3 <= _relative_rank(sq, colour) <= 5 and (own_pawn_attacks & square) \
                         and not (enemy_pawn_span & square):
                     mg, eg = _add(ws, trace, mg, eg, KNIGHT_OUTPOST, colour, 1)
+                mg, eg = _add(ws, trace, mg, eg, MINOR_KING_DISTANCE, colour, _distance(sq, own_king))
             elif piece == BISHOP:
                 att = bishop_attacks(tab, sq, occ)
                 mg, eg = _add(ws, trace, mg, eg, MOBILITY_BISHOP + popcount(att & mobility_area), colour, 1)
@@ -221,9 +233,20 @@ def _pieces(ws, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
                     mg, eg = _add(ws, trace, mg, eg, MINOR_BEHIND_PAWN, colour, 1)
                 same_colour = LIGHT_SQUARES if square & LIGHT_SQUARES else DARK_SQUARES
                 mg, eg = _add(ws, trace, mg, eg, BISHOP_PAWNS, colour, popcount(bb[o + PAWN] & same_colour))
+                if 3 <= _relative_rank(sq, colour) <= 5 and (own_pawn_attacks & square) \
+                        and not (enemy_pawn_span & square):
+                    mg, eg = _add(ws, trace, mg, eg, BISHOP_OUTPOST, colour, 1)
+                if popcount(bishop_attacks(tab, sq, all_pawns) & CENTRE_SQUARES) >= 2:
+                    mg, eg = _add(ws, trace, mg, eg, BISHOP_LONG_DIAGONAL, colour, 1)
+                mg, eg = _add(ws, trace, mg, eg, MINOR_KING_DISTANCE, colour, _distance(sq, own_king))
             elif piece == ROOK:
                 att = rook_attacks(tab, sq, occ)
-                mg, eg = _add(ws, trace, mg, eg, MOBILITY_ROOK + popcount(att & mobility_area), colour, 1)
+                mobility = popcount(att & mobility_area)
+                mg, eg = _add(ws, trace, mg, eg, MOBILITY_ROOK + mobility, colour, 1)
+                king_file, rook_file = own_king & 7, sq & 7
+                if mobility <= 3 and _relative_rank(own_king, colour) == 0 \
+                        and _relative_rank(sq, colour) == 0 and (king_file < 4) == (rook_file < king_file):
+                    mg, eg = _add(ws, trace, mg, eg, TRAPPED_ROOK, colour, 1)
                 rook_attacks_all |= att
                 file_mask = FILE_A << np.uint64(sq & 7)
                 if not (file_mask & all_pawns):
@@ -425,10 +448,10 @@ def evaluate(tab, pos, ws, trace):
     mg2, eg2, white_passed, black_passed = _pawn_entry(ws, trace, bb, white_pawn_attacks, black_pawn_attacks)
     mg += mg2
     eg += eg2
-    mg2, eg2 = _passed_pawns(ws, trace, bb, WHITE, white_passed)
+    mg2, eg2 = _passed_pawns(ws, trace, tab, bb, WHITE, white_passed, black_attacks)
     mg += mg2
     eg += eg2
-    mg2, eg2 = _passed_pawns(ws, trace, bb, BLACK, black_passed)
+    mg2, eg2 = _passed_pawns(ws, trace, tab, bb, BLACK, black_passed, white_attacks)
     mg += mg2
     eg += eg2
 

@@ -57,6 +57,12 @@ MINOR_BEHIND_PAWN = _block("minor behind pawn", 1)
 THREAT_BY_KING = _block("threat by king", 1)
 THREAT_PAWN_PUSH = _block("threat by pawn push", 1)
 SPACE = _block("space", 1)
+PASSED_SAFE = _block("passed pawn safe advance", 8)    # its stop square not attacked, by rank
+ROOK_BEHIND_PASSER = _block("rook behind passed pawn", 1)   # own rook on the file behind it
+BISHOP_OUTPOST = _block("bishop outpost", 1)
+BISHOP_LONG_DIAGONAL = _block("bishop long diagonal", 1)    # seeing two centre squares past pawns
+MINOR_KING_DISTANCE = _block("minor piece king distance", 1)  # per square from its own king
+TRAPPED_ROOK = _block("rook trapped by king", 1)     # little mobility, shut in by the uncastled king
 N_PARAMS = _layout[-1][1] + _layout[-1][2]
 
 LAYOUT = tuple(_layout)

@@ -101,6 +101,18 @@ def term_count(fen: str, name: str, index: int = 0) -> int:
     ("4k3/8/8/4n3/8/3P4/8/4K3 w - - 0 1", "threat by pawn push", 0, 1),   # d3-d4 hits e5
     ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "space", 0, 12),
     ("4k3/8/8/8/3p4/8/8/4K3 w - - 0 1", "space", 0, 10),              # d4 attacks c3 and e3
+    ("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1", "passed pawn safe advance", 4, 1),   # d5, d6 unguarded
+    ("8/4k3/8/3P4/8/8/8/4K3 w - - 0 1", "passed pawn safe advance", 4, 0),    # Ke7 guards d6
+    ("4k3/8/8/3P4/8/8/8/3RK3 w - - 0 1", "rook behind passed pawn", 0, 1),
+    ("4k3/8/8/3P4/8/3N4/8/3RK3 w - - 0 1", "rook behind passed pawn", 0, 0),   # Nd3 in between
+    ("3R4/7k/8/3P4/8/8/8/4K3 w - - 0 1", "rook behind passed pawn", 0, 0),     # in front of it
+    ("4k3/8/2p5/1pB5/1P6/8/8/4K3 w - - 0 1", "bishop outpost", 0, 1),  # Bc5 guarded by b4
+    ("4k3/3p4/8/1pB5/1P6/8/8/4K3 w - - 0 1", "bishop outpost", 0, 0),  # d7-d6 can chase it
+    ("4k3/8/8/8/8/8/8/B3K3 w - - 0 1", "bishop long diagonal", 0, 1),
+    ("4k3/8/8/8/8/2P5/8/B3K3 w - - 0 1", "bishop long diagonal", 0, 0),   # c3 blocks the diagonal
+    ("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1", "minor piece king distance", 0, 3),
+    ("4k3/8/8/8/8/8/8/KR4r1 w - - 0 1", "rook trapped by king", 0, 0),     # the rook is not in the corner
+    ("4k3/8/8/8/8/8/5PPP/5KNR w - - 0 1", "rook trapped by king", 0, 1),   # Rh1 shut in by Kf1
 ])
 def test_term_counts(fen, name, index, count):
     assert term_count(fen, name, index) == count
