@@ -213,32 +213,29 @@ def _pieces(ws, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
             if piece == PAWN or piece == KING:
                 continue
             square = ONE << np.uint64(sq)
+            if piece == KNIGHT or piece == BISHOP:
+                # What both minor pieces are scored for: a pawn in front, an outpost, their king.
+                if _forward(square, colour) & all_pawns:
+                    mg, eg = _add(ws, trace, mg, eg, MINOR_BEHIND_PAWN, colour, 1)
+                if 3 <= _relative_rank(sq, colour) <= 5 and (own_pawn_attacks & square) \
+                        and not (enemy_pawn_span & square):
+                    mg, eg = _add(ws, trace, mg, eg, KNIGHT_OUTPOST if piece == KNIGHT else BISHOP_OUTPOST,
+                                  colour, 1)
+                mg, eg = _add(ws, trace, mg, eg, MINOR_KING_DISTANCE, colour, _distance(sq, own_king))
             if piece == KNIGHT:
                 att = knight_attacks(tab, sq)
                 mg, eg = _add(ws, trace, mg, eg, MOBILITY_KNIGHT + popcount(att & mobility_area), colour, 1)
                 minor_attacks |= att
                 knight_attacks_all |= att
-                if _forward(square, colour) & all_pawns:
-                    mg, eg = _add(ws, trace, mg, eg, MINOR_BEHIND_PAWN, colour, 1)
-                if 3 <= _relative_rank(sq, colour) <= 5 and (own_pawn_attacks & square) \
-                        and not (enemy_pawn_span & square):
-                    mg, eg = _add(ws, trace, mg, eg, KNIGHT_OUTPOST, colour, 1)
-                mg, eg = _add(ws, trace, mg, eg, MINOR_KING_DISTANCE, colour, _distance(sq, own_king))
             elif piece == BISHOP:
                 att = bishop_attacks(tab, sq, occ)
                 mg, eg = _add(ws, trace, mg, eg, MOBILITY_BISHOP + popcount(att & mobility_area), colour, 1)
                 minor_attacks |= att
                 bishop_attacks_all |= att
-                if _forward(square, colour) & all_pawns:
-                    mg, eg = _add(ws, trace, mg, eg, MINOR_BEHIND_PAWN, colour, 1)
                 same_colour = LIGHT_SQUARES if square & LIGHT_SQUARES else DARK_SQUARES
                 mg, eg = _add(ws, trace, mg, eg, BISHOP_PAWNS, colour, popcount(bb[o + PAWN] & same_colour))
-                if 3 <= _relative_rank(sq, colour) <= 5 and (own_pawn_attacks & square) \
-                        and not (enemy_pawn_span & square):
-                    mg, eg = _add(ws, trace, mg, eg, BISHOP_OUTPOST, colour, 1)
                 if popcount(bishop_attacks(tab, sq, all_pawns) & CENTRE_SQUARES) >= 2:
                     mg, eg = _add(ws, trace, mg, eg, BISHOP_LONG_DIAGONAL, colour, 1)
-                mg, eg = _add(ws, trace, mg, eg, MINOR_KING_DISTANCE, colour, _distance(sq, own_king))
             elif piece == ROOK:
                 att = rook_attacks(tab, sq, occ)
                 mobility = popcount(att & mobility_area)
