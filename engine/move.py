@@ -85,3 +85,24 @@ def move_to_uci(move: int, chess960: bool) -> str:
         text += PROMOTION_LETTERS[flag - (PROMO_KNIGHT - KNIGHT)]
     return text
 
+
+@kernel
+def move_key(move):
+    """A move's place in the canonical order of a position's legal moves: by from square, to
+    square (a castling king's is its rook's square), promotion piece. Any move generator can
+    rebuild the order, so a move is stored as its index in it (the self-play data of tools/training/records.py)."""
+    promotion = promotion_type(move) if is_promotion(move) else 0
+    return (move_from(move) << 9) | (move_to(move) << 3) | promotion
+
+
+@kernel
+def sort_moves(moves, n):
+    """Sort moves[:n] into the canonical order (insertion sort: n is small)."""
+    for i in range(1, n):
+        move = moves[i]
+        key = move_key(move)
+        j = i - 1
+        while j >= 0 and move_key(moves[j]) > key:
+            moves[j + 1] = moves[j]
+            j -= 1
+        moves[j + 1] = move

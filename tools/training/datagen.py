@@ -1,0 +1,223 @@
+"""Generate self-play training data in chunks that are committed as they are made.
+
+    .venv/bin/python -m tools.training.datagen data/selfplay/gen1 --chunks 0:16 --seed 1
+    .venv/bin/python -m tools.training.datagen data/selfplay/gen2 --chunks 0:16 --seed 2 \\
+        --network eval/networks/gen1.npz
+
+Each chunk is --games games (chunk-NNNNN.jfsp.xz, tools/training/records.py), written once
+complete and skipped when present, so a run resumes where it stopped; its manifest line
+(manifest.jsonl in the same folder) records the engine commit, the bench signature, the node
+limits, the seed, the counts and the file's sha256. A game depends only on (seed, chunk, game)
+and the engine: the same command on the same commit writes the same bytes. Games start from
+the initial position (or, with probability --chess960, a Chess960 one) and --random-plies
+uniformly random moves (8 or 9 by default), kept only if the search then scores them within
+--balanced centipawns; then the engine plays both sides (tools/training/selfplay.py).
+
+Several processes may share a folder and a chunk range (one a core): each claims the next free
+chunk with a `.claim` file naming its process, and takes over the claim of a process that died.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from engine.board import Board
+from engine.defs import MAX_MOVES
+from search import tt as tt_module
+from search.driver import Searcher
+from tools.training import records
+from tools.training.selfplay import evaluate_start, play_game, random_opening
+
+ROOT = Path(__file__).resolve().parents[2]
+MAX_PLIES = 400
+TT_MB = 8
+SEED_MIX = 0x2545F4914F6CDD1D
+
+
+def engine_commit() -> str:
+    """The commit of the code that runs (a frozen copy's COMMIT file, else git's HEAD, marked
+    `-dirty` when the engine's sources differ from it)."""
+    frozen = ROOT / "COMMIT"
+    if frozen.exists():
+        return frozen.read_text().strip()
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "engine", "eval", "search"],
+                           capture_output=True, text=True).stdout.strip()
+    return head + ("-dirty" if dirty else "")
+
+
+def bench_signature() -> int:
+    from engine.frontend.bench import search_bench
+
+    nodes, _ = search_bench(out=lambda line: None)
+    return nodes
+
+
+class Generator:
+    """Plays the games of chunks with one searcher."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.searcher = Searcher(TT_MB)
+        if args.network:
+            self.searcher.load_network(args.network)
+        self.moves = np.zeros(MAX_MOVES, dtype=np.int64)
+        self.indices = np.zeros(MAX_PLIES + 1, dtype=np.int64)
+        self.scores = np.zeros(MAX_PLIES + 1, dtype=np.int64)
+        self.stats = np.zeros(4, dtype=np.int64)
+
+    def _fresh(self) -> None:
+        self.searcher.clear()
+
+    def start_position(self, rng: np.ndarray, gen: np.random.Generator) -> tuple[Board, bool]:
+        """A balanced random start: (board, chess960)."""
+        args = self.args
+        while True:
+            chess960 = gen.random() < args.chess960
+            if chess960:
+                import chess
+                board = Board(chess.Board.from_chess960_pos(int(gen.integers(960))).fen(), chess960=True)
+            else:
+                board = Board()
+            plies = int(gen.integers(args.random_plies[0], args.random_plies[1] + 1))
+            if not random_opening(board.tab, board.arrays, self.moves, rng, plies):
+                continue
+            board.set_fen(board.fen(shredder=chess960), chess960)     # the game's history starts here
+            self._fresh()
+            score = evaluate_start(board.tab, board.arrays, self.searcher.ws, self.searcher.tt, self.moves,
+                                   args.nodes, args.hard_nodes)
+            if abs(score) <= args.balanced:
+                return board, chess960
+
+    def game(self, seed: int) -> tuple[bytes, int]:
+        """One game's record and its number of positions."""
+        rng = np.array([seed], dtype=np.uint64)
+        gen = np.random.default_rng(seed)
+        board, chess960 = self.start_position(rng, gen)
+        fen = board.fen(shredder=chess960)
+        white_first = board.turn == 0
+        self._fresh()
+        result, plies = play_game(board.tab, board.arrays, self.searcher.ws, self.searcher.tt, self.moves,
+                                  self.args.nodes, self.args.hard_nodes, MAX_PLIES, self.indices, self.scores,
+                                  self.stats)
+        record = records.encode_game(fen, chess960, int(result), self.indices[:plies], self.scores[:plies],
+                                     white_first)
+        return record, int(plies)
+
+    def chunk(self, index: int, out: Path, describe: dict) -> dict:
+        """Play chunk `index` into `out`; its manifest entry."""
+        args = self.args
+        started = time.perf_counter()
+        self.stats[:] = 0
+        games, positions = [], 0
+        for number in range(args.games):
+            seed = (args.seed * SEED_MIX + index * 1_000_003 + number) & 0x7FFFFFFFFFFFFFFF
+            record, plies = self.game(seed)
+            games.append(record)
+            positions += plies
+            if (number + 1) % 100 == 0:
+                rate = positions / (time.perf_counter() - started) * 3600
+                print(f"chunk {index}: {number + 1}/{args.games} games, {positions} positions, "
+                      f"{rate / 1e6:.2f} M positions/h", file=sys.stderr, flush=True)
+        part = out.with_suffix(".part")
+        data = records.write_chunk(part, games)
+        part.rename(out)
+        seconds = time.perf_counter() - started
+        return {**describe, "chunk": index, "file": out.name, "games": args.games, "positions": positions,
+                "nodes_searched": int(self.stats[0]), "seconds": round(seconds, 1), "bytes": len(data),
+                "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def claim(out: Path) -> bool:
+    """Claim chunk `out` for this process (False when it exists or a live process has it)."""
+    if out.exists():
+        return False
+    flag = out.with_suffix(".claim")
+    try:
+        with flag.open("x", encoding="utf-8") as handle:
+            handle.write(str(os.getpid()))
+        return True
+    except FileExistsError:
+        try:
+            owner = int(flag.read_text(encoding="utf-8") or 0)
+            os.kill(owner, 0)
+            return False                     # alive: its chunk
+        except (ValueError, ProcessLookupError):
+            flag.write_text(str(os.getpid()), encoding="utf-8")     # a dead process's claim
+            return True
+        except (PermissionError, FileNotFoundError):
+            return False
+
+
+def chunk_range(text: str) -> range:
+    first, _, last = text.partition(":")
+    if not first.isdigit() or not last.isdigit() or int(last) <= int(first):
+        raise argparse.ArgumentTypeError("chunks are FIRST:END, e.g. 0:16")
+    return range(int(first), int(last))
+
+
+def plies_range(text: str) -> tuple[int, int]:
+    low, _, high = text.partition("-")
+    try:
+        pair = int(low), int(high or low)
+    except ValueError:
+        raise argparse.ArgumentTypeError("random plies are N or LOW-HIGH, e.g. 8-9") from None
+    if not 0 <= pair[0] <= pair[1] <= 40:
+        raise argparse.ArgumentTypeError("random plies must be 0..40, LOW <= HIGH")
+    return pair
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.training.datagen", description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", type=Path, help="where the chunks and manifest.jsonl go")
+    parser.add_argument("--chunks", type=chunk_range, required=True, help="FIRST:END (END not included)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", type=int, default=8000, help="games per chunk (default 8000)")
+    parser.add_argument("--nodes", type=int, default=3000,
+                        help="soft node limit per move: no new iteration after it (default 3000)")
+    parser.add_argument("--hard-nodes", type=int, help="hard node limit per move (default 8 x --nodes)")
+    parser.add_argument("--random-plies", type=plies_range, default=(8, 9), help="LOW-HIGH (default 8-9)")
+    parser.add_argument("--balanced", type=int, default=400,
+                        help="keep a random start only if the search scores it within this (default 400 cp)")
+    parser.add_argument("--chess960", type=float, default=0.1, help="share of Chess960 starts (default 0.1)")
+    parser.add_argument("--network", help="evaluate with this network (.npz) instead of the hand-crafted terms")
+    args = parser.parse_args(argv)
+    args.hard_nodes = args.hard_nodes or 8 * args.nodes
+    if args.nodes < 1 or args.hard_nodes < args.nodes or args.games < 1:
+        parser.error("--nodes and --games must be positive and --hard-nodes at least --nodes")
+    args.folder.mkdir(parents=True, exist_ok=True)
+    manifest = args.folder / "manifest.jsonl"
+    todo = [i for i in args.chunks if not (args.folder / f"chunk-{i:05d}.jfsp.xz").exists()]
+    if not todo:
+        print("every chunk of that range exists already", file=sys.stderr)
+        return 0
+    generator = Generator(args)
+    describe = {"engine": engine_commit(), "bench": bench_signature(), "seed": args.seed, "nodes": args.nodes,
+                "hard_nodes": args.hard_nodes, "random_plies": list(args.random_plies),
+                "balanced": args.balanced, "chess960": args.chess960, "max_plies": MAX_PLIES,
+                "network": (hashlib.sha256(Path(args.network).read_bytes()).hexdigest()[:16]
+                            if args.network else None)}
+    for index in todo:
+        out = args.folder / f"chunk-{index:05d}.jfsp.xz"
+        if not claim(out):
+            continue
+        entry = generator.chunk(index, out, describe)
+        with manifest.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(entry, sort_keys=True) + "\n")
+        out.with_suffix(".claim").unlink(missing_ok=True)
+        print(f"chunk {index}: {entry['positions']} positions in {entry['seconds']:.0f} s, "
+              f"{entry['bytes'] / entry['positions']:.2f} bytes a position", file=sys.stderr, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
