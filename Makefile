@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
-	$(BIN)/python -m engine.frontend.warmup
+	$(BIN)/python -m jitfish.warmup
 	touch $(STAMP)
 
 run: $(STAMP)

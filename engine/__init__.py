@@ -1,5 +1,5 @@
 """The core of Jitfish: bitboards, position state, move generation, FEN and draw rules (numba
-kernels and their Python board), plus `engine.frontend`, the layer users talk to.
+kernels and their Python board). Every layer above imports it first.
 
 Importing the package first points numba's cache at the directory for these sources.
 """

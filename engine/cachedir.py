@@ -19,7 +19,7 @@ import shutil
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "search", "eval", "perft")
+PACKAGES = ("engine", "eval", "perft", "search", "jitfish")   # the layers, lowest first
 KEEP_OTHER_VERSIONS = 12      # frozen worktrees (matches, A/B tests) may still use older ones
 _KEY_DIR = re.compile(r"^[0-9a-f]{16}$")    # what cache_key names; anything else there is not ours to prune
 

@@ -9,10 +9,10 @@ import chess.engine
 import chess.pgn
 import pytest
 
-from engine.frontend.analyse import (BLUNDER_CP, INACCURACY_CP, MISTAKE_CP, Analyser, clamp, judge, mate_moves,
+from jitfish.analyse import (BLUNDER_CP, INACCURACY_CP, MISTAKE_CP, Analyser, clamp, judge, mate_moves,
                             output_path, parent_score)
-from engine.frontend.cli import main
-from engine.frontend.progress import ProgressBar
+from jitfish.cli import main
+from jitfish.progress import ProgressBar
 from engine.defs import MATE
 
 DEPTH = "4"

@@ -1,7 +1,7 @@
 """Pins the `jitfish bench` node signature: the total node count of the search benchmark, which
 changes with any change to what the search or the evaluation does and with nothing else."""
 
-from engine.frontend.bench import BENCH_DEPTH, BENCH_POSITIONS, search_bench
+from jitfish.bench import BENCH_DEPTH, BENCH_POSITIONS, search_bench
 
 # Update in the same commit as the change that moves it, and state it in the commit message as
 # "Bench: N" (README, Performance).

@@ -13,8 +13,8 @@ import chess.polyglot
 import pytest
 
 from engine.board import Board
-from engine.frontend.book import BookError, OpeningBook, python_chess_board
-from engine.frontend.options import ENGINE_OPTIONS, SHIPPED_BOOK
+from jitfish.book import BookError, OpeningBook, python_chess_board
+from jitfish.options import ENGINE_OPTIONS, SHIPPED_BOOK
 from tests.helpers import seed
 
 # ruff: noqa: F811 - the fixtures imported here are test parameters of the same name

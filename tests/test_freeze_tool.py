@@ -17,10 +17,10 @@ def test_freeze_extracts_the_commit_with_its_launcher(tmp_path):
     head = subprocess.run(["git", "-C", str(freeze.ROOT), "rev-parse", "HEAD"], capture_output=True, text=True,
                           check=True).stdout.strip()
     assert full == head and (folder / "COMMIT").read_text().strip() == head
-    assert (folder / "engine" / "frontend" / "cli.py").is_file() and (folder / "search" / "search.py").is_file()
+    assert (folder / "jitfish" / "cli.py").is_file() and (folder / "search" / "search.py").is_file()
     launcher = (folder / "run_engine.sh").read_text()
     assert f"cd {folder}" in launcher and f"NUMBA_CACHE_DIR={folder / '.numba'}" in launcher
-    assert "exec /some/python -m engine.frontend.cli" in launcher
+    assert "exec /some/python -m jitfish.cli" in launcher
     assert (folder / "run_engine.sh").stat().st_mode & 0o111
 
 

@@ -1,9 +1,9 @@
 """The house rules, read from the sources: imports point one way, and the numba cache key covers
 every module numba compiles.
 
-Layers, lowest first (README, Layout): the core (`engine`, without `engine.frontend`); the
+Layers, lowest first (README, Layout): the core (`engine`, without `jitfish`); the
 evaluation (`eval`) and perft (`perft`), each on the core only; the search (`search`) on core and
-evaluation; the front ends (`engine.frontend`) on top. tools/ and tests/ may use everything.
+evaluation; the front ends (`jitfish`) on top. tools/ and tests/ may use everything.
 """
 
 from __future__ import annotations
@@ -15,24 +15,20 @@ import pytest
 
 from engine.cachedir import ROOT, compiled_sources, project_modules
 
-ALLOWED = {                         # layer -> the layers its modules may import
-    "core": {"core"},
-    "eval": {"core", "eval"},
-    "perft": {"core", "perft"},
-    "search": {"core", "eval", "search"},
-    "frontend": {"core", "eval", "perft", "search", "frontend"},
+ALLOWED = {                         # package -> the packages its modules may import
+    "engine": {"engine"},
+    "eval": {"engine", "eval"},
+    "perft": {"engine", "perft"},
+    "search": {"engine", "eval", "search"},
+    "jitfish": {"engine", "eval", "perft", "search", "jitfish"},
 }
 KERNEL_DECORATORS = {"kernel", "threaded_kernel", "inlined_kernel", "njit", "jit", "intrinsic"}
 
 
 def layer_of(module: str) -> str | None:
-    """The layer of a project module (None for anything else)."""
+    """The layer of a project module: its top-level package (None for anything else)."""
     top = module.split(".")[0]
-    if module == "engine.frontend" or module.startswith("engine.frontend."):
-        return "frontend"
-    if top == "engine":
-        return "core"
-    return top if top in ("eval", "perft", "search") else None
+    return top if top in ALLOWED else None
 
 
 def imports_of(path: Path) -> list[tuple[int, str, bool]]:
@@ -64,8 +60,8 @@ def test_imports_point_down_the_layers(module, path):
     assert not wrong, f"a {layer} module imports from a higher layer:\n" + "\n".join(wrong)
 
 
-@pytest.mark.parametrize("module, path", [(m, p) for m, p in SOURCES if layer_of(m) == "core"],
-                         ids=[m for m, _ in SOURCES if layer_of(m) == "core"])
+@pytest.mark.parametrize("module, path", [(m, p) for m, p in SOURCES if layer_of(m) == "engine"],
+                         ids=[m for m, _ in SOURCES if layer_of(m) == "engine"])
 def test_the_core_starts_without_python_chess(module, path):
     """python-chess is for the edges; the core may convert to it only inside a function."""
     eager = [line for line, target, top in imports_of(path) if top and target.split(".")[0] == "chess"]
@@ -75,10 +71,10 @@ def test_the_core_starts_without_python_chess(module, path):
 def test_layer_rule_catches_an_upward_import(tmp_path):
     """The checker itself: a core module importing the search is reported."""
     bad = tmp_path / "bad.py"
-    bad.write_text("from search.driver import Searcher\nimport engine.frontend.uci\n")
+    bad.write_text("from search.driver import Searcher\nimport jitfish.uci\n")
     targets = [target for _, target, _ in imports_of(bad)]
-    assert [layer_of(t) for t in targets] == ["search", "frontend"]
-    assert not {layer_of(t) for t in targets} <= ALLOWED["core"]
+    assert [layer_of(t) for t in targets] == ["search", "jitfish"]
+    assert not {layer_of(t) for t in targets} <= ALLOWED["engine"]
 
 
 def _is_kernel_module(tree: ast.Module) -> bool:
@@ -118,7 +114,7 @@ def test_numba_cache_key_covers_every_kernel_module_and_its_imports():
 def test_numba_cache_key_leaves_out_the_front_ends_and_the_tuned_weights():
     """Editing the protocol, the command line or the tuned weights must not recompile anything."""
     keyed = {path.relative_to(ROOT).as_posix() for path in compiled_sources()}
-    assert not [path for path in keyed if path.startswith("engine/frontend/")]
+    assert not [path for path in keyed if path.startswith("jitfish/")]
     assert "search/driver.py" not in keyed
     assert all(path.endswith(".py") for path in keyed)          # eval/weights.json is data
 

@@ -8,7 +8,7 @@ import pytest
 from engine.board import Board
 from engine.defs import BLACK, WHITE
 from engine.fen import STARTING_FEN
-from engine.frontend.play import Game, Session, parse_move, render, run_game
+from jitfish.play import Game, Session, parse_move, render, run_game
 
 
 def play(tmp_path, commands: list[str], fen: str = STARTING_FEN, human: int = WHITE, elo: int = 1000):
@@ -105,7 +105,7 @@ def test_render_marks_the_last_move():
 @pytest.mark.parametrize("argv", [["play", "--elo", "100"], ["play", "--level", "21"],
                                   ["play", "--level", "3", "--elo", "900"], ["play", "--fen", "8/8/8 w - -"]])
 def test_cli_refuses_bad_arguments(argv, capsys, monkeypatch):
-    from engine.frontend.cli import main
+    from jitfish.cli import main
 
     monkeypatch.setattr("builtins.input", lambda: (_ for _ in ()).throw(EOFError))
     assert main(argv) == 2

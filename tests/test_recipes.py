@@ -189,7 +189,7 @@ def test_polyglot_ini_starts_what_make_install_creates():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     venv = re.search(r"^VENV := (\S+)$", makefile, re.MULTILINE).group(1)
     assert INSTALLED_ENGINE == f"{venv}/bin/jitfish"
-    assert re.search(r'^jitfish = "engine\.frontend\.cli:main"$', (ROOT / "pyproject.toml").read_text(), re.MULTILINE)
+    assert re.search(r'^jitfish = "jitfish\.cli:main"$', (ROOT / "pyproject.toml").read_text(), re.MULTILINE)
     # The README shows the file as it is.
     assert readme_block("polyglot-ini") == POLYGLOT_INI.read_text(encoding="utf-8").rstrip("\n")
     assert 'xboard -fcp "polyglot recipes/jitfish.ini"' in README.read_text(encoding="utf-8")

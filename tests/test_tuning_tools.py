@@ -15,7 +15,7 @@ from eval.params import LAYOUT, weights
 from tests.helpers import random_play_fens
 from tools import gen_tuning_data, tune
 
-JITFISH = f"{shlex.quote(sys.executable)} -m engine.frontend.cli"
+JITFISH = f"{shlex.quote(sys.executable)} -m jitfish.cli"
 
 
 def openings_file(tmp_path: Path) -> str:

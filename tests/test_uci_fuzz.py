@@ -31,7 +31,7 @@ SLOW_LINES = 100_000
 READY_BOUND = 1.0              # isready after any command, on a quiet machine
 GENEROUS_READY_BOUND = 20.0    # on a busy one: a hang, not a slow machine, must fail
 ANSWER_TIMEOUT = 30.0          # a stopped search's bestmove
-# The loop's commands (engine/frontend/uci.py): the first token of a line that is one of them is
+# The loop's commands (jitfish/uci.py): the first token of a line that is one of them is
 # the command, the tokens before it are skipped.
 COMMANDS = {"uci", "debug", "isready", "setoption", "register", "ucinewgame", "position", "go", "stop",
             "ponderhit", "quit", "d", "eval", "bench"}

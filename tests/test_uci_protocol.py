@@ -10,7 +10,7 @@ import random
 import chess
 import pytest
 
-from engine.frontend.options import available_memory_mb, hash_limit_mb
+from jitfish.options import available_memory_mb, hash_limit_mb
 from tests.helpers import seed, shared_file
 
 # ruff: noqa: F811 - the fixtures imported here are test parameters of the same name

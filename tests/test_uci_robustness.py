@@ -337,7 +337,7 @@ def test_the_process_ends_promptly(searching, how):
 def test_a_search_that_fails_still_answers_with_a_legal_move(monkeypatch):
     """The loop in-process, its search made to raise (a stand-in for a bug): one error line, then a
     legal bestmove; the next go searches normally."""
-    from engine.frontend.uci import UciLoop
+    from jitfish.uci import UciLoop
     from search.driver import Searcher
 
     lines: list[str] = []

@@ -50,7 +50,7 @@ pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
 @pytest.fixture(scope="module")
 def server_url():
     """`jitfish web --no-browser --port 0` as a user would start it; its first line is the address."""
-    process = subprocess.Popen([sys.executable, "-m", "engine.frontend.cli", "web", "--no-browser", "--port", "0"],
+    process = subprocess.Popen([sys.executable, "-m", "jitfish.cli", "web", "--no-browser", "--port", "0"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = process.stdout.readline()

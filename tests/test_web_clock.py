@@ -1,4 +1,4 @@
-"""The clock rules of `jitfish web` (engine/frontend/web/clock.py), with made-up times: every kind
+"""The clock rules of `jitfish web` (jitfish/web/clock.py), with made-up times: every kind
 of time control, period changes with carry-over, the flag, FIDE 6.9 and the robot's go times."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import math
 import chess
 import pytest
 
-from engine.frontend.web.clock import (PRESETS, Clock, ClockError, Period, TimeControl, engine_times,
+from jitfish.web.clock import (PRESETS, Clock, ClockError, Period, TimeControl, engine_times,
                                        flag_result)
 
 W, B = chess.WHITE, chess.BLACK

@@ -1,5 +1,5 @@
-"""The game record of `jitfish web` (engine/frontend/web/game.py) and the robot's pure decisions
-(engine/frontend/web/robot.py), without a server or an engine process."""
+"""The game record of `jitfish web` (jitfish/web/game.py) and the robot's pure decisions
+(jitfish/web/robot.py), without a server or an engine process."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import chess
 import chess.pgn
 import pytest
 
-from engine.frontend.web.clock import PRESETS
-from engine.frontend.web.game import Game, GameError, Settings
-from engine.frontend.web.robot import FULL_STRENGTH_ELO, accepts_draw, human_pause, level_name
+from jitfish.web.clock import PRESETS
+from jitfish.web.game import Game, GameError, Settings
+from jitfish.web.robot import FULL_STRENGTH_ELO, accepts_draw, human_pause, level_name
 
 
 def make(**settings) -> Game:

@@ -24,7 +24,7 @@ import chess.pgn
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from engine.frontend.web.server import MAX_MESSAGE, WebServer
+from jitfish.web.server import MAX_MESSAGE, WebServer
 from tests.uci_driver import quiet_machine  # noqa: F401  (the fixture)
 
 TOKEN = "test-token-123"
@@ -515,7 +515,7 @@ def _running(pid: int) -> bool:
 
 def _start_command(*extra: str) -> tuple[subprocess.Popen, str]:
     """`jitfish web` in a process group of its own, as a terminal would start it."""
-    process = subprocess.Popen([sys.executable, "-m", "engine.frontend.cli", "web", "--no-browser", "--port", "0",
+    process = subprocess.Popen([sys.executable, "-m", "jitfish.cli", "web", "--no-browser", "--port", "0",
                                 *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                start_new_session=True)
     first = process.stdout.readline()
@@ -565,11 +565,11 @@ def test_another_host_prints_a_warning_and_sigterm_stops_cleanly():
 
 
 def test_only_the_command_line_imports_the_web_package():
-    """The web front end sits on top: nothing of the project imports it but engine/frontend/cli.py."""
+    """The web front end sits on top: nothing of the project imports it but jitfish/cli.py."""
     from engine.cachedir import project_modules
     from tests.test_layers import imports_of
 
     users = sorted(name for name, path in project_modules().items()
-                   if not name.startswith("engine.frontend.web")
-                   and any(target.startswith("engine.frontend.web") for _, target, _ in imports_of(path)))
-    assert users == ["engine.frontend.cli"]
+                   if not name.startswith("jitfish.web")
+                   and any(target.startswith("jitfish.web") for _, target, _ in imports_of(path)))
+    assert users == ["jitfish.cli"]

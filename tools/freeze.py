@@ -24,12 +24,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _front_end(folder: Path) -> str:
+    """The front ends' package of a frozen copy: `jitfish`, or `engine.frontend` before it moved."""
+    return "jitfish" if (folder / "jitfish" / "cli.py").is_file() else "engine.frontend"
+
+
 def run_script(folder: Path, python: str) -> str:
     """The engine launcher of a frozen copy."""
     return ("#!/bin/sh\n"
             f"cd {shlex.quote(str(folder))} || exit 1\n"
             f"NUMBA_CACHE_DIR={shlex.quote(str(folder / '.numba'))} "
-            f"exec {shlex.quote(python)} -m engine.frontend.cli \"$@\"\n")
+            f"exec {shlex.quote(python)} -m {_front_end(folder)}.cli \"$@\"\n")
 
 
 def freeze(commit: str, folder: Path, python: str = sys.executable) -> str:
@@ -65,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{folder / 'run_engine.sh'}: commit {full[:12]}")
     if args.warm:
         env = {**os.environ, "NUMBA_CACHE_DIR": str(folder / ".numba")}
-        return subprocess.run([sys.executable, "-m", "engine.frontend.warmup"], cwd=folder, env=env,
+        return subprocess.run([sys.executable, "-m", f"{_front_end(folder)}.warmup"], cwd=folder, env=env,
                               check=False).returncode
     return 0
 

@@ -1,6 +1,6 @@
 """Build a Polyglot opening book (.bin) from Jitfish's own analysis or from PGN games.
 
-    python -m tools.make_book analyse --out engine/frontend/data/jitfish-book.bin \\
+    python -m tools.make_book analyse --out jitfish/data/jitfish-book.bin \\
         [--plies 6] [--depth 12] [--multipv 3] [--margin 20] [--halving 15] [--hash 16]
     python -m tools.make_book pgn GAMES.pgn [MORE.pgn ...] --out my-book.bin [--plies 16] [--min-games 2]
 

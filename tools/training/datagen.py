@@ -56,7 +56,7 @@ def engine_commit() -> str:
 
 
 def bench_signature() -> int:
-    from engine.frontend.bench import search_bench
+    from jitfish.bench import search_bench
 
     nodes, _ = search_bench(out=lambda line: None)
     return nodes

@@ -23,11 +23,11 @@ import chess.engine
 
 from search.levels import FULL_STRENGTH_ELO, MIN_ELO
 
-from engine.frontend.web.clock import Clock, engine_times
+from jitfish.web.clock import Clock, engine_times
 
 log = logging.getLogger(__name__)
 
-ENGINE_COMMAND = [sys.executable, "-m", "engine.frontend.cli"]   # the same Python, the same package
+ENGINE_COMMAND = [sys.executable, "-m", "jitfish"]   # the same Python, the same package
 # The engines run in a process group of their own: Ctrl-C in the terminal reaches only the server,
 # which then ends them cleanly (instead of each engine printing its own KeyboardInterrupt).
 OWN_GROUP: dict[str, object] = ({"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP} if sys.platform == "win32"

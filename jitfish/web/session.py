@@ -16,8 +16,8 @@ from typing import Any, Awaitable, Callable
 
 import chess
 
-from engine.frontend.web.game import COLOURS, Game, GameError, Settings
-from engine.frontend.web.robot import Adviser, Robot, RobotError, human_pause
+from jitfish.web.game import COLOURS, Game, GameError, Settings
+from jitfish.web.robot import Adviser, Robot, RobotError, human_pause
 
 log = logging.getLogger(__name__)
 

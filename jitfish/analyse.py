@@ -27,10 +27,10 @@ from engine.board import Board, IllegalMoveError
 from engine.defs import MAX_PLY
 from engine.fen import FenError
 from engine.move import move_to_uci
-from engine.frontend.options import MAX_HASH_MB
-from engine.frontend.progress import ProgressBar, clock_text
+from jitfish.options import MAX_HASH_MB
+from jitfish.progress import ProgressBar, clock_text
 from search.timeman import Limits
-from engine.frontend.uci import ENGINE_NAME
+from jitfish.uci import ENGINE_NAME
 from search.driver import Result, Searcher, mate_moves
 from engine.defs import MATE, MATE_IN_MAX
 
@@ -479,7 +479,7 @@ def run(args, stderr: TextIO) -> int:
 
 
 def main(args) -> int:
-    """Entry point from engine.frontend.cli: errors become one line on stderr and exit status 2."""
+    """Entry point from jitfish.cli: errors become one line on stderr and exit status 2."""
     try:
         return run(args, sys.stderr)
     except AnalyseError as exc:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from engine.frontend.options import (ENGINE_OPTIONS, LEVEL_OPTIONS, Options, available_memory_mb,
+from jitfish.options import (ENGINE_OPTIONS, LEVEL_OPTIONS, Options, available_memory_mb,
                                      hash_limit_mb, usable_cores)
 
 ENGINE_NAME = "Jitfish 0.1.0"
@@ -463,7 +463,7 @@ class UciLoop:
     def _open_book(self, path: str) -> None:
         """Make the book at `path` the engine's book (none when empty); a file that is missing or
         not a Polyglot book is refused with UciError and the book in force stays."""
-        from engine.frontend.book import BookError, OpeningBook
+        from jitfish.book import BookError, OpeningBook
 
         book = None
         if path:
@@ -576,7 +576,7 @@ class UciLoop:
         """The book's move when OwnBook is on and this `go` asks for a game move; None means
         search: no book, Chess960, an analysis request (infinite, ponder, searchmoves, depth,
         nodes, mate) or a position the book does not know."""
-        from engine.frontend.book import book_random
+        from jitfish.book import book_random
 
         if not self.options["OwnBook"] or self.book is None or self.board.chess960:
             return None
@@ -665,7 +665,7 @@ class UciLoop:
                       f"{white} cp from white's side, {score} cp for the side to move")
 
     def cmd_bench(self, args: list[str]) -> None:
-        from engine.frontend.bench import BENCH_DEPTH, search_bench
+        from jitfish.bench import BENCH_DEPTH, search_bench
 
         if args and (not args[0].isdigit() or not 1 <= int(args[0]) <= 30):
             raise UciError("usage: bench [depth 1..30]")

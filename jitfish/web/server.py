@@ -27,10 +27,10 @@ from aiohttp import WSMsgType, web
 
 from search.levels import FULL_STRENGTH_ELO, MIN_ELO
 
-from engine.frontend.web.clock import PRESET_LABELS
-from engine.frontend.web.game import GameError, Settings
-from engine.frontend.web.robot import LEVEL_CHOICES, Adviser
-from engine.frontend.web.session import Session
+from jitfish.web.clock import PRESET_LABELS
+from jitfish.web.game import GameError, Settings
+from jitfish.web.robot import LEVEL_CHOICES, Adviser
+from jitfish.web.session import Session
 
 log = logging.getLogger(__name__)
 

@@ -258,7 +258,7 @@ def run_game(fen: str, human: int, elo: int, seed: int, think_seconds: float, pg
 
 
 def main(args) -> int:
-    """The `jitfish play` subcommand (arguments from engine.frontend.cli)."""
+    """The `jitfish play` subcommand (arguments from jitfish.cli)."""
     import random
 
     from search.levels import MIN_ELO, SKILL_LEVELS

@@ -48,7 +48,7 @@ def _perft(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from engine.frontend.bench import perft_bench, search_bench
+    from jitfish.bench import perft_bench, search_bench
 
     if args.threads < 1:
         print("error: --threads needs at least 1", file=sys.stderr)
@@ -61,25 +61,25 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from engine.frontend.play import main as play_main
+    from jitfish.play import main as play_main
 
     return play_main(args)
 
 
 def _analyse(args: argparse.Namespace) -> int:
-    from engine.frontend.analyse import main as analyse_main
+    from jitfish.analyse import main as analyse_main
 
     return analyse_main(args)
 
 
 def _web(args: argparse.Namespace) -> int:
-    from engine.frontend.web.server import main as web_main
+    from jitfish.web.server import main as web_main
 
     return web_main(args.host, args.port, not args.no_browser)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from engine.frontend.bench import BENCH_DEPTH
+    from jitfish.bench import BENCH_DEPTH
     from engine.fen import STARTING_FEN
 
     parser = argparse.ArgumentParser(prog="jitfish", description="Jitfish UCI chess engine. "
@@ -140,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv == ["uci"]:
-        from engine.frontend.uci import main as uci_main
+        from jitfish.uci import main as uci_main
         uci_main()
         return 0
     args = build_parser().parse_args(argv)

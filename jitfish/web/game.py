@@ -18,7 +18,7 @@ import chess.pgn
 
 from search.levels import FULL_STRENGTH_ELO, MIN_ELO
 
-from engine.frontend.web.clock import PRESETS, Clock, ClockError, SideState, TimeControl, flag_result
+from jitfish.web.clock import PRESETS, Clock, ClockError, SideState, TimeControl, flag_result
 
 MAX_POSITION_TEXT = 20000          # characters of FEN or PGN accepted for a set-up
 COLOURS = {"white": chess.WHITE, "black": chess.BLACK}
