@@ -6,7 +6,7 @@ their arguments. The first layer is quantised to int16 (x QA): an accumulator is
 output for one side's point of view, kept per search ply and updated by the move's few piece
 changes (`push` before make_move, `pop` after unmake_move) instead of being summed anew. The
 output layer stays in float32 (QA^2 folded into its weights), which vectorises where an integer
-one does not. tools/train_nnue.py trains the float network this module quantises.
+one does not. tools/training/train_nnue.py trains the float network this module quantises.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def quantise(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> 
 
 
 def load(path: str | Path) -> np.ndarray:
-    """The region words of a network saved by tools/train_nnue.py (ValueError when unusable)."""
+    """The region words of a network saved by tools/training/train_nnue.py (ValueError when unusable)."""
     try:
         with np.load(Path(path).expanduser()) as saved:
             return quantise(saved["w1"], saved["b1"], saved["w2"], saved["b2"])

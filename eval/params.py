@@ -2,7 +2,7 @@
 tuned (mg, eg) values.
 
 Each tuned parameter is a pair (middlegame, endgame) in centipawns. Their values are run-time
-data in `weights.json` beside this file (written by tools/tune.py): `weights()` loads them as an
+data in `weights.json` beside this file (written by tools/training/tune.py): `weights()` loads them as an
 int32 array of shape (N_PARAMS, 2) indexed by the offsets below, which the search copies into its
 workspace for the numba evaluation to read. Tuning therefore never invalidates compiled code; the
 layout and the constants below are compiled in (edit them and the kernels recompile).
@@ -72,7 +72,7 @@ PHASE_WEIGHTS = np.array([0, 1, 1, 2, 4, 0], dtype=np.int64)      # game phase p
 PHASE_MAX = 24                                                     # all pieces on the board
 KING_ATTACK_UNITS = np.array([0, 2, 2, 3, 5, 0], dtype=np.int64)  # per attacked king-zone square
 # Win/draw/loss model for UCI_ShowWDL: P(win) = 1 / (1 + exp((WDL_A - eval) / WDL_B)) and P(loss)
-# alike with -eval; fitted by `tools/tune.py --wdl` to the results of the tuning games.
+# alike with -eval; fitted by `tools/training/tune.py --wdl` to the results of the tuning games.
 WDL_A = 190
 WDL_B = 160
 

@@ -106,7 +106,7 @@ ADVERTISED_MAX_HASH_MB = 33554432     # what engines publish; clamped to hash_li
 ADVERTISED_MAX_THREADS = 1024         # the same; clamped to usable_cores()
 ADVERTISED_MAX_ELO = 3190             # Stockfish's UCI_Elo maximum, so that its configurations work
 MEMORY_RESERVE_MB = 256               # left free at least, besides a quarter of what is available
-SHIPPED_BOOK = str(Path(__file__).resolve().parent / "data" / "jitfish-book.bin")   # tools/make_book.py
+SHIPPED_BOOK = str(Path(__file__).resolve().parent / "data" / "jitfish-book.bin")   # tools/book/make_book.py
 
 ENGINE_OPTIONS = [
     Option("Hash", "spin", 16, 1, ADVERTISED_MAX_HASH_MB),

@@ -173,7 +173,7 @@ class Searcher:
         return bool(self.ws[W_NNUE + nnue.R_ON])
 
     def load_network(self, path: str) -> None:
-        """Evaluate with the network saved at `path` (tools/train_nnue.py); an empty path goes
+        """Evaluate with the network saved at `path` (tools/training/train_nnue.py); an empty path goes
         back to the hand-crafted evaluation. ValueError, with nothing changed, when unusable."""
         region = nnue.load(path) if path else None
         for ws in [self.ws, *self.helpers]:

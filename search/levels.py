@@ -8,7 +8,7 @@ A weak level plays like a weaker human rather than like a strong engine with ran
 - it picks among the plausible moves it found, weighted by their scores (`temperature`): a move
   that is 300 centipawns worse is rarely chosen, one that is 20 worse often is.
 
-Each row of LEVELS is a setting whose Elo was measured in matches (tools/calibrate.py, results
+Each row of LEVELS is a setting whose Elo was measured in matches (tools/calibration/calibrate.py, results
 in the README); an Elo between two rows interpolates them.
 """
 
@@ -36,7 +36,7 @@ class Level:
     oversight: float         # share of the legal moves not considered at all
 
 
-# Each row's elo is what its setting measured (tools/calibrate.py --plan rows, 680 games at 5+0.05,
+# Each row's elo is what its setting measured (tools/calibration/calibrate.py --plan rows, 680 games at 5+0.05,
 # 2026-11-22). The strongest row was
 # re-measured against three Stockfish anchors (--plan top, 150 games: 82% vs 1600, 77% vs 1800,
 # 26% vs 2000; fit 1898, 1842..1961): one anchor alone had put it anywhere from 1750 to 2010.

@@ -1,4 +1,4 @@
-"""Opening books: the Polyglot writer of tools/make_book.py read back by python-chess, the book's
+"""Opening books: the Polyglot writer of tools/book/make_book.py read back by python-chess, the book's
 weighted choice, refusing files that are not books, the shipped book, and the engine's OwnBook,
 Book File and Book Best Move options through the real executable."""
 
@@ -19,7 +19,7 @@ from tests.helpers import seed
 
 # ruff: noqa: F811 - the fixtures imported here are test parameters of the same name
 from tests.uci_driver import UciEngine, engine, uci  # noqa: F401
-from tools.make_book import BookEntry, count_games, encode_move, entries_of, write_book
+from tools.book.make_book import BookEntry, count_games, encode_move, entries_of, write_book
 
 CASTLING = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"
 BLACK_CASTLING = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1"
@@ -31,7 +31,7 @@ NOT_IN_BOOK = ["a2a3", "h7h6"]
 
 
 def book_file(tmp_path: Path, moves: dict[str, list[tuple[str, int]]], name: str = "test.bin") -> str:
-    """A book with the given {FEN: [(UCI move, weight), ...]} written by tools/make_book.py."""
+    """A book with the given {FEN: [(UCI move, weight), ...]} written by tools/book/make_book.py."""
     entries = []
     for fen, choices in moves.items():
         board = chess.Board(fen)

@@ -14,8 +14,8 @@ import chess
 import chess.pgn
 import pytest
 
-from tools.calibrate import compare, fit
-from tools.humanlike import CLIP, STOCKFISH, game_losses
+from tools.calibration.calibrate import compare, fit
+from tools.calibration.humanlike import CLIP, STOCKFISH, game_losses
 from tests.uci_driver import ROOT
 
 
@@ -23,7 +23,7 @@ from tests.uci_driver import ROOT
 def test_anchor_engines_speak_uci(kind):
     fen = "rnb1kbnr/pppp1ppp/8/4p1q1/4P3/3P4/PPP2PPP/RNBQKBNR w KQkq - 1 3"   # Bxg5 wins the queen
     commands = "uci\nisready\n" + f"position fen {fen}\ngo movetime 10\n" * 5 + "quit\n"
-    out = subprocess.run([sys.executable, "-m", "tools.anchors", kind], input=commands, capture_output=True,
+    out = subprocess.run([sys.executable, "-m", "tools.calibration.anchors", kind], input=commands, capture_output=True,
                          text=True, cwd=ROOT, timeout=60).stdout.split("\n")
     assert "uciok" in out and "readyok" in out
     moves = [line.split()[1] for line in out if line.startswith("bestmove")]
@@ -51,7 +51,7 @@ def test_fit_recovers_simulated_ratings():
 
 
 def _summary(path, player, anchor, points, games):
-    """A tools.match JSON summary in which `player` scores `points` of `games` against `anchor`."""
+    """A tools.matches.match JSON summary in which `player` scores `points` of `games` against `anchor`."""
     game_list = []
     for i in range(games):
         won = i < points

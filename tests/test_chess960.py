@@ -8,7 +8,7 @@ from engine.move import CASTLE
 from perft.perft import count
 from perft.suite import read_suite
 from tests.helpers import TESTS_DIR
-from tools.make_chess960_perft import pychess_perft
+from tools.generators.make_chess960_perft import pychess_perft
 
 ENTRIES = read_suite(str(TESTS_DIR / "data" / "chess960_perft.epd"))
 BOTH_WINGS_FREE = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"

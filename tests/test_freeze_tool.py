@@ -1,4 +1,4 @@
-"""tools/freeze.py: a commit's files in their own folder, with a launcher that runs that copy's
+"""tools/matches/freeze.py: a commit's files in their own folder, with a launcher that runs that copy's
 engine (not the checkout's) on a private numba cache."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tools import freeze
+from tools.matches import freeze
 
 
 def test_freeze_extracts_the_commit_with_its_launcher(tmp_path):

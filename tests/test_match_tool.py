@@ -1,4 +1,4 @@
-"""Tests for the match runner (tools/match.py and its helpers), using tiny fake UCI engines."""
+"""Tests for the match runner (tools/matches/match.py and its helpers), using tiny fake UCI engines."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ import chess
 import chess.pgn
 import pytest
 
-from tools import elo
-from tools.adjudication import AdjudicationRules, Adjudicator, rules_outcome
-from tools.clock import Clock, TimeControl, parse_tc
-from tools.engines import parse_engine_spec
-from tools.match import main as match_main
+from tools.matches import elo
+from tools.matches.adjudication import AdjudicationRules, Adjudicator, rules_outcome
+from tools.matches.clock import Clock, TimeControl, parse_tc
+from tools.matches.engines import parse_engine_spec
+from tools.matches.match import main as match_main
 
 # A minimal UCI engine: plays a random legal move.  Modes make it misbehave:
 #   random   - always legal
@@ -223,7 +223,7 @@ def test_engine_spec_parsing():
 
 
 def run_match(tmp_path: Path, engines: list[str], extra: list[str], capsys) -> tuple[int, dict, str, str]:
-    """Run tools.match in-process; return exit code, JSON summary, PGN text and stdout."""
+    """Run tools.matches.match in-process; return exit code, JSON summary, PGN text and stdout."""
     pgn, js = tmp_path / "games.pgn", tmp_path / "summary.json"
     argv = [a for e in engines for a in ("--engine", *e.split("|"))]
     code = match_main([*argv, "--pgn", str(pgn), "--json", str(js), "--seed", "7", *extra])

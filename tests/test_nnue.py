@@ -13,7 +13,7 @@ from engine.board import Board
 from eval import nnue
 from search.driver import Limits, Searcher
 from tests.uci_driver import engine, uci  # noqa: F401 - the fixtures
-from tools import train_nnue
+from tools.training import train_nnue
 
 
 def small_net(seed: int) -> dict[str, np.ndarray]:

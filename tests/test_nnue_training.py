@@ -1,4 +1,4 @@
-"""The network trainer (tools/train_nnue.py): its input encoding, its gradients and that it
+"""The network trainer (tools/training/train_nnue.py): its input encoding, its gradients and that it
 learns what its data says."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tests.helpers import random_play_fens
-from tools import train_nnue as nnue
+from tools.training import train_nnue as nnue
 
 START = chess.STARTING_FEN
 

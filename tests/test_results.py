@@ -1,5 +1,5 @@
 """The committed results behind the README's tables (tools/results/, tools/README.md, Results):
-every file the READMEs cite exists, every file is a small tools.match summary, and tools.elo
+every file the READMEs cite exists, every file is a small tools.matches.match summary, and tools.matches.elo
 re-derives a match's result from its per-game records exactly as the match runner reported it."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tools import elo
-from tools.match import main as match_main
+from tools.matches import elo
+from tools.matches.match import main as match_main
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "tools" / "results"
@@ -46,7 +46,7 @@ def test_every_cited_result_is_committed(readme):
 
 
 def test_citation_check_reports_a_missing_file():
-    text = ("`python -m tools.calibrate fit tools/results/nowhere/{L1000,L1200}-5+0.05.json`; "
+    text = ("`python -m tools.calibration.calibrate fit tools/results/nowhere/{L1000,L1200}-5+0.05.json`; "
             "placeholders such as tools/results/<session>/*.json are not citations")
     assert missing_citations(text) == ["tools/results/nowhere/{L1000,L1200}-5+0.05.json"]
     assert expand_braces("a/{x,y}-{1,2}.json") == ["a/x-1.json", "a/x-2.json", "a/y-1.json", "a/y-2.json"]
@@ -61,9 +61,9 @@ def test_committed_results_are_small_match_summaries():
 
 
 def test_elo_rederives_a_real_match_from_its_game_records(tmp_path, capsys):
-    """A short match of the two floor anchors: tools.elo, reading only the per-game records,
+    """A short match of the two floor anchors: tools.matches.elo, reading only the per-game records,
     finds the counts, Elo and LOS the runner computed while it played."""
-    anchor = f"{sys.executable} -m tools.anchors"
+    anchor = f"{sys.executable} -m tools.calibration.anchors"
     summary_path = tmp_path / "anchors.json"
     code = match_main(["--engine", f"cmd={anchor} greedy", "name=greedy", "--engine", f"cmd={anchor} random",
                        "name=random", "--games", "8", "--tc", "10+0.1", "--max-plies", "60", "--seed", "3",
@@ -83,4 +83,4 @@ def test_elo_rederives_a_real_match_from_its_game_records(tmp_path, capsys):
     assert capsys.readouterr().out == f"{summary_path}: {line}\n"
     (tmp_path / "broken.json").write_text("{}")
     assert elo.main([str(tmp_path / "broken.json")]) == 1
-    assert "not a readable tools.match summary" in capsys.readouterr().err
+    assert "not a readable tools.matches.match summary" in capsys.readouterr().err

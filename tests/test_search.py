@@ -11,7 +11,7 @@ from search.driver import Searcher
 from search.workspace import CTL_FIRST_MOVE_NODES, CTL_NODES
 from search.timeman import Limits
 from tests.helpers import shared_file
-from tools.tactics import read_epd
+from tools.matches.tactics import read_epd
 
 # Win At Chess positions the search solves robustly, chosen on 2026-11-23 (Bench 914377) from all
 # 300: the key move was the best move after every iteration from depth 3 up to depth 13, and a
@@ -163,9 +163,9 @@ def test_same_search_same_nodes_and_moves(searcher):
 
 
 def test_tactics_tool_at_a_node_count(tmp_path, capsys):
-    """tools.tactics --nodes: a suite solved at a fixed node count (the same on any machine);
+    """tools.matches.tactics --nodes: a suite solved at a fixed node count (the same on any machine);
     an `am` position counts as failed when the avoided move is played."""
-    from tools.tactics import solve
+    from tools.matches.tactics import solve
     epd = tmp_path / "two.epd"
     epd.write_text('6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8#; id "mate";\n'
                    '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - am Ra8#; id "avoid";\n')

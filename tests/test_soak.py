@@ -1,5 +1,5 @@
-"""The soak tooling: pondering in the match runner (tools/match.py) with its clock accounting, the
-counting of python-chess's complaints, and the soak driver (tools/soak.py), with fake engines."""
+"""The soak tooling: pondering in the match runner (tools/matches/match.py) with its clock accounting, the
+counting of python-chess's complaints, and the soak driver (tools/matches/soak.py), with fake engines."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tools import soak
-from tools.engines import parse_engine_spec
-from tools.match import main as match_main
+from tools.matches import soak
+from tools.matches.engines import parse_engine_spec
+from tools.matches.match import main as match_main
 
 # A UCI engine that thinks THINK seconds a move and supports pondering. Modes:
 #   first  - plays the first legal move (by UCI text) and predicts the opponent will too
@@ -189,7 +189,7 @@ def test_soak_plan_is_1000_games_with_every_kind():
 
 def test_ladder_plan_is_the_strength_measurement():
     """The strength ladder: 10+0.1, one thread, no ponder; at least 100 games per anchor and 200
-    against the goal's, 2600; opponents named as tools.calibrate's anchors."""
+    against the goal's, 2600; opponents named as tools.calibration.calibrate's anchors."""
     ladder = {c.stockfish_elo: c.games for c in soak.PLANS["ladder"]}
     assert set(ladder) == {2200, 2400, 2600, 2800} and min(ladder.values()) >= 100 and ladder[2600] >= 200
     assert all(c.limit == ["--tc", "10+0.1"] and not c.ponder and c.threads == 1 and c.variant == "standard"
@@ -218,7 +218,7 @@ def test_soak_runs_a_plan_and_sums_it_up(tmp_path, engines, monkeypatch):
     assert [r["category"] for r in report["categories"]] == ["quick", "quick-ponder"]
     assert report["totals"]["games"] == 4 and report["failures"] == 0
     assert report["categories"][1]["ponder_hits"] + report["categories"][1]["ponder_misses"] > 0
-    assert "tools.soak" in report["command"] and report["engine"]["commit"]
+    assert "tools.matches.soak" in report["command"] and report["engine"]["commit"]
     played = (tmp_path / "j.log").read_text().count("quit")
     assert soak.main(argv) == 0                        # resumed: every category complete already
     assert (tmp_path / "j.log").read_text().count("quit") == played

@@ -1,5 +1,5 @@
-"""The evaluation-tuning tools: self-play data in resumable chunks (tools/gen_tuning_data.py) and
-the Texel tuner's labels, blended from game results and search scores (tools/tune.py)."""
+"""The evaluation-tuning tools: self-play data in resumable chunks (tools/training/gen_tuning_data.py) and
+the Texel tuner's labels, blended from game results and search scores (tools/training/tune.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 from eval.params import LAYOUT, weights
 from tests.helpers import random_play_fens
-from tools import gen_tuning_data, tune
+from tools.training import gen_tuning_data, tune
 
 JITFISH = f"{shlex.quote(sys.executable)} -m jitfish.cli"
 

@@ -1,4 +1,4 @@
-"""tools/turning_points.py finds where a game turned, by phase and by what the loser's search saw."""
+"""tools/matches/turning_points.py finds where a game turned, by phase and by what the loser's search saw."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import gzip
 import chess
 import chess.pgn
 
-from tools import turning_points
+from tools.matches import turning_points
 
 
 def game(own: list[float], theirs: list[float], result: str = "0-1") -> chess.pgn.Game:
     """A game of jitfish (White) against sf; each pair of plies carries the two engines' scores
-    (each from its own side), as tools.match writes them."""
+    (each from its own side), as tools.matches.match writes them."""
     g = chess.pgn.Game(headers={"White": "jitfish", "Black": "sf", "Result": result})
     board, node = chess.Board(), g
     for mine, reply in zip(own, theirs):

@@ -15,7 +15,7 @@ from tests.helpers import seed, shared_file
 
 # ruff: noqa: F811 - the fixtures imported here are test parameters of the same name
 from tests.uci_driver import UciEngine, engine, quiet_machine, require_quiet_machine, running_engine, uci  # noqa: F401
-from tools.make_chess960_perft import pychess_perft
+from tools.generators.make_chess960_perft import pychess_perft
 
 MIDDLEGAME = "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"

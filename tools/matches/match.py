@@ -2,13 +2,13 @@
 
 Run from the repo root, e.g.::
 
-    .venv/bin/python -m tools.match \\
+    .venv/bin/python -m tools.matches.match \\
         --engine cmd=/usr/games/stockfish name=sf1350 option.UCI_LimitStrength=true option.UCI_Elo=1350 \\
         --engine cmd=/opt/sunfish-venv/bin/sunfish-uci name=sunfish \\
         --each option.Hash=16 --games 4 --tc 5+0.05 --pgn runs/smoke.pgn --json runs/smoke.json
 
-Results are always from the first engine's point of view.  See tools/elo.py
-for the statistics and tools/clock.py for the time controls.
+Results are always from the first engine's point of view.  See tools/matches/elo.py
+for the statistics and tools/matches/clock.py for the time controls.
 """
 
 from __future__ import annotations
@@ -34,10 +34,10 @@ import chess
 import chess.engine
 import chess.pgn
 
-from tools import elo as elostats
-from tools.adjudication import AdjudicationRules, Adjudicator, rules_outcome
-from tools.clock import Clock, TimeControl, parse_tc
-from tools.engines import EngineProcess, EngineSpec, parse_engine_spec
+from tools.matches import elo as elostats
+from tools.matches.adjudication import AdjudicationRules, Adjudicator, rules_outcome
+from tools.matches.clock import Clock, TimeControl, parse_tc
+from tools.matches.engines import EngineProcess, EngineSpec, parse_engine_spec
 
 DEFAULT_OPENINGS = "/work/shared/data/openings.epd"
 MATE_CP = 100_000
@@ -619,7 +619,7 @@ def print_summary(s: dict[str, Any]) -> None:
 def build_parser() -> argparse.ArgumentParser:
     """The command-line interface."""
     p = argparse.ArgumentParser(
-        prog="python -m tools.match",
+        prog="python -m tools.matches.match",
         description="Play an engine-vs-engine match (game pairs with colours swapped).",
         epilog="Engine settings: cmd=COMMAND (shell-quoted if it has arguments), name=NAME, proto=uci, "
                "dir=WORKDIR, ponder=true (think on the opponent's time), option.NAME=VALUE (UCI option; "
@@ -697,7 +697,7 @@ def _open_output(path: str) -> TextIO:
 async def _amain(match: Match) -> bool:
     """Run the match inside the event loop; returns True if it was cancelled."""
     loop = asyncio.get_running_loop()
-    loop.set_exception_handler(lambda _loop, ctx: logging.getLogger("tools.match").debug("%s", ctx))
+    loop.set_exception_handler(lambda _loop, ctx: logging.getLogger("tools.matches.match").debug("%s", ctx))
     task = asyncio.current_task()
     if task is not None:  # SIGTERM stops the match like Ctrl-C: engines are shut down, summary printed
         loop.add_signal_handler(signal.SIGTERM, task.cancel)

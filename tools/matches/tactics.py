@@ -1,8 +1,8 @@
 """Solve an EPD test suite (`bm`/`am` operations) at a fixed time, depth or node count per position.
 
-    python -m tools.tactics ../shared/data/wac.epd --time 1.0
-    python -m tools.tactics ../shared/data/bk.epd --depth 10
-    python -m tools.tactics ../shared/data/wac.epd --nodes 2000000
+    python -m tools.matches.tactics ../shared/data/wac.epd --time 1.0
+    python -m tools.matches.tactics ../shared/data/bk.epd --depth 10
+    python -m tools.matches.tactics ../shared/data/wac.epd --nodes 2000000
 
 A node count gives the same answer on a busy or a slower machine (about 1 s a position at 2 M
 nodes/s), so two versions can be compared while other jobs run.
@@ -63,7 +63,7 @@ def solve(path: str, seconds: float | None, depth: int | None, hash_mb: int = 64
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.tactics", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.matches.tactics", description=__doc__.splitlines()[0])
     parser.add_argument("epd")
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--time", type=float, help="seconds per position")

@@ -1,6 +1,6 @@
 """How human are a level's mistakes? Stockfish judges every move of the calibration games.
 
-    python -m tools.humanlike runs/calib/*.pgn [--nodes 20000] [--workers 2] [--per-file N]
+    python -m tools.calibration.humanlike runs/calib/*.pgn [--nodes 20000] [--workers 2] [--per-file N]
 
 For each player: the average centipawn loss per move and the share of moves losing 300 or more
 centipawns. Each position is analysed once; a move's loss is the evaluation before it minus
@@ -68,7 +68,7 @@ def _analyse(args: tuple[str, int]) -> list[tuple[str, int]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.humanlike", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.calibration.humanlike", description=__doc__.split("\n")[0])
     parser.add_argument("pgn", nargs="+")
     parser.add_argument("--nodes", type=int, default=20000, help="Stockfish nodes per position")
     parser.add_argument("--workers", type=int, default=2)

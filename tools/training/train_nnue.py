@@ -1,9 +1,9 @@
 """Train an evaluation network on self-play data (issue 16, step 4): 768 -> H x 2 -> 1.
 
-    python -m tools.train_nnue ~/.cache/jitfish/tuning/jitfish-5000 --out runs/nnue.npz \\
+    python -m tools.training.train_nnue ~/.cache/jitfish/tuning/jitfish-5000 --out runs/nnue.npz \\
         [--hidden 256] [--epochs 30] [--result-weight 0.3] [--mirror]
 
-The data are tools/gen_tuning_data.py lines (`FEN | result | score`, chunk folders or files;
+The data are tools/training/gen_tuning_data.py lines (`FEN | result | score`, chunk folders or files;
 positions without a score are skipped: a network needs the search's judgement, not only the
 result). Inputs are the 768 piece-square features seen from each side (own pieces first, the
 board mirrored for black); each side's features feed the same first layer, whose two outputs
@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit, prange
 
 from eval.nnue import EVAL_SCALE, HIDDEN, INPUTS, input_index
-from tools.tune import HOLD_OUT_BLOCK, data_files, read_labels, split_held_out
+from tools.training.tune import HOLD_OUT_BLOCK, data_files, read_labels, split_held_out
 
 MAX_PIECES = 32
 PIECE_INDEX = {symbol: index for index, symbol in enumerate("PNBRQKpnbrqk")}
@@ -236,8 +236,8 @@ def save(net: dict[str, np.ndarray], path: Path, settings: dict) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.train_nnue", description=__doc__.split("\n\n")[0])
-    parser.add_argument("data", nargs="+", help="tools/gen_tuning_data.py files or chunk folders")
+    parser = argparse.ArgumentParser(prog="python -m tools.training.train_nnue", description=__doc__.split("\n\n")[0])
+    parser.add_argument("data", nargs="+", help="tools/training/gen_tuning_data.py files or chunk folders")
     parser.add_argument("--out", required=True, help="the trained network (.npz)")
     parser.add_argument("--hidden", type=int, default=HIDDEN,
                         help=f"first-layer neurons per side (default {HIDDEN}, what the engine reads)")

@@ -1,8 +1,8 @@
 """Freeze a commit of Jitfish into its own folder, to play matches and SPRTs against it while the
 checkout moves on.
 
-    .venv/bin/python -m tools.freeze HEAD new          # /tmp/jf_new/run_engine.sh
-    .venv/bin/python -m tools.freeze main~1 base --warm
+    .venv/bin/python -m tools.matches.freeze HEAD new          # /tmp/jf_new/run_engine.sh
+    .venv/bin/python -m tools.matches.freeze main~1 base --warm
 
 The folder holds the commit's files (`git archive`), a private numba cache (so copies of
 different sources never share or prune each other's machine code) and `run_engine.sh`, which
@@ -21,7 +21,7 @@ import sys
 import tarfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _front_end(folder: Path) -> str:
@@ -54,7 +54,7 @@ def freeze(commit: str, folder: Path, python: str = sys.executable) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.freeze", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.matches.freeze", description=__doc__.split("\n\n")[0])
     parser.add_argument("commit", help="any commit name git understands (HEAD, main~2, a hash)")
     parser.add_argument("name", help="the copy goes to /tmp/jf_NAME (or --dest)")
     parser.add_argument("--dest", type=Path, help="the folder to create instead of /tmp/jf_NAME")

@@ -21,9 +21,9 @@ Elo hypotheses, by the exact maximum-likelihood method of M. Van den Bergh ("Com
 approximations for the generalized log likelihood ratio of a multinomial distribution"), as
 fishtest and fastchess compute it (fastchess's "logistic" model, empty buckets counted as 0.001).
 
-    python -m tools.elo tools/results/.../match.json ...
+    python -m tools.matches.elo tools/results/.../match.json ...
 
-re-derives each match's result from the per-game records of its `tools/match.py --json` summary;
+re-derives each match's result from the per-game records of its `tools/matches/match.py --json` summary;
 `--compare NEW.json BASE.json` gives the Elo of one gauntlet over another against the same
 opponent with the same seed (the foreign yardstick, tools/README.md).
 """
@@ -217,8 +217,8 @@ def describe(summary: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Re-derive match results from tools.match --json summaries.")
-    parser.add_argument("json", nargs="+", help="tools/match.py --json summaries")
+    parser = argparse.ArgumentParser(description="Re-derive match results from tools.matches.match --json summaries.")
+    parser.add_argument("json", nargs="+", help="tools/matches/match.py --json summaries")
     parser.add_argument("--compare", action="store_true",
                         help="two summaries, NEW then BASE, of gauntlets against the same opponent with "
                              "the same seed: the Elo of NEW over BASE, pair by pair")
@@ -243,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
             with open(path, encoding="utf-8") as f:
                 print(f"{path}: {describe(json.load(f))}")
         except (OSError, ValueError, KeyError, TypeError) as err:
-            print(f"error: {path}: not a readable tools.match summary ({err!r})", file=sys.stderr)
+            print(f"error: {path}: not a readable tools.matches.match summary ({err!r})", file=sys.stderr)
             return 1
     return 0
 

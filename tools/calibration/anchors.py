@@ -1,8 +1,8 @@
 """Floor anchors for level calibration: a uniformly random mover and a one-ply material-greedy
 mover, as minimal UCI engines on python-chess.
 
-    python -m tools.anchors random
-    python -m tools.anchors greedy
+    python -m tools.calibration.anchors random
+    python -m tools.calibration.anchors greedy
 
 The greedy mover plays the move that leaves it the most material (mate in one counts as
 winning everything), choosing at random among equals; it never looks at the reply.
@@ -68,5 +68,5 @@ def run(kind: str) -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in ("random", "greedy"):
-        sys.exit("usage: python -m tools.anchors random|greedy")
+        sys.exit("usage: python -m tools.calibration.anchors random|greedy")
     run(sys.argv[1])

@@ -1,8 +1,8 @@
 """Build a Polyglot opening book (.bin) from Jitfish's own analysis or from PGN games.
 
-    python -m tools.make_book analyse --out jitfish/data/jitfish-book.bin \\
+    python -m tools.book.make_book analyse --out jitfish/data/jitfish-book.bin \\
         [--plies 6] [--depth 12] [--multipv 3] [--margin 20] [--halving 15] [--hash 16]
-    python -m tools.make_book pgn GAMES.pgn [MORE.pgn ...] --out my-book.bin [--plies 16] [--min-games 2]
+    python -m tools.book.make_book pgn GAMES.pgn [MORE.pgn ...] --out my-book.bin [--plies 16] [--min-games 2]
 
 `analyse` grows a tree from the start position: each position (once, however it is reached) is
 searched to `--depth` with `--multipv` lines by a fresh searcher; moves within `--margin` cp of

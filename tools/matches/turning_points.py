@@ -1,6 +1,6 @@
 """Where and how a player loses its games, read from the engines' own scores in match PGNs.
 
-    python -m tools.turning_points runs/ladder/ladder-*.pgn [--player jitfish]     (or .pgn.gz)
+    python -m tools.matches.turning_points runs/ladder/ladder-*.pgn [--player jitfish]     (or .pgn.gz)
 
 For every game the player did not win, the turning point is the first reply after which the
 opponent's score (from the player's side) is -150 cp or worse and stays at -100 or worse to the
@@ -9,7 +9,7 @@ points of pieces left, a minor piece 3, a rook 5, a queen 9; else the middlegame
 the player's own search saw it: its score at that point already -100 or worse, worse within its
 next four moves (a tactic beyond its horizon), or not for four moves and more (a misjudgement).
 The opponent's score is only a judge as good as its search, so read the counts as a direction,
-not a verdict. Scores are tools.match's PGN comments, `{+0.35/12 0.210s}`.
+not a verdict. Scores are tools.matches.match's PGN comments, `{+0.35/12 0.210s}`.
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def read(paths: list[str], player: str) -> Report:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.turning_points",
+    parser = argparse.ArgumentParser(prog="python -m tools.matches.turning_points",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("pgn", nargs="+")
     parser.add_argument("--player", default="jitfish")

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Install the sparring engines used with tools/match.py (needs root; run once per machine):
+# Install the sparring engines used with tools/matches/match.py (needs root; run once per machine):
 #   Stockfish 15.1 from Debian  -> /usr/games/stockfish
 #   sunfish from PyPI           -> $SUNFISH_VENV/bin/sunfish-uci (default /opt/sunfish-venv)
 # sunfish gets its own venv because its package pins chess==1.9.4, which would downgrade

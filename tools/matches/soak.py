@@ -1,17 +1,17 @@
 """The soak: Jitfish against Stockfish over a mixed plan of 1000 games at several time controls,
-pondering and threads, as a series of tools.match runs, summed up in one report (README,
+pondering and threads, as a series of tools.matches.match runs, summed up in one report (README,
 Reliability). The same driver plays the strength ladder (`--plan ladder`: 10+0.1, one thread,
-Stockfish at UCI_Elo 2200, 2400, 2600 and 2800; README, Strength): `python -m tools.calibrate fit
+Stockfish at UCI_Elo 2200, 2400, 2600 and 2800; README, Strength): `python -m tools.calibration.calibrate fit
 OUT/ladder-*.json` fits Jitfish's Elo on that scale (each opponent is named sfNNNN, the
 calibration's anchor names).
 
 Run from the repository root::
 
-    nice -n 10 .venv/bin/python -m tools.soak --out runs/soak --concurrency 2     # 1000 games
-    nice -n 10 .venv/bin/python -m tools.soak --out runs/ladder --plan ladder --concurrency 2
-    nice -n 10 .venv/bin/python -m tools.soak --out runs/soak-pilot --pilot
+    nice -n 10 .venv/bin/python -m tools.matches.soak --out runs/soak --concurrency 2     # 1000 games
+    nice -n 10 .venv/bin/python -m tools.matches.soak --out runs/ladder --plan ladder --concurrency 2
+    nice -n 10 .venv/bin/python -m tools.matches.soak --out runs/soak-pilot --pilot
 
-Each category is one `tools.match` run (its JSON, PGN and the engines' stderr in --out); a
+Each category is one `tools.matches.match` run (its JSON, PGN and the engines' stderr in --out); a
 category whose JSON is complete is not played again, so an interrupted soak resumes. The summary
 (`summary.json`, and a table on stdout) counts per category what must stay zero for Jitfish:
 crashes, illegal moves, time forfeits, stalls (the watchdog), tracebacks on its stderr and
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_ENGINE = str(ROOT / ".venv" / "bin" / "jitfish")
 STOCKFISH = "/usr/games/stockfish"
 STOCKFISH_ELO = 2200                 # Jitfish's full strength measures about 2100 on this scale
@@ -102,7 +102,7 @@ def engine_commit(engine: str) -> dict[str, Any]:
 
 
 def match_argv(category: Category, args: argparse.Namespace, index: int) -> list[str]:
-    """The tools.match command line of one category."""
+    """The tools.matches.match command line of one category."""
     out = Path(args.out)
     games = category.pilot_games if args.pilot else category.games
     jitfish = [f"cmd={args.engine}", "name=jitfish", f"option.Hash={args.hash}"]
@@ -114,7 +114,7 @@ def match_argv(category: Category, args: argparse.Namespace, index: int) -> list
     stockfish = [f"cmd={args.stockfish}", f"name=sf{elo}", "option.UCI_LimitStrength=true",
                  f"option.UCI_Elo={elo}", "option.Hash=16", "option.Threads=1",
                  f"option.Move Overhead={category.stockfish_overhead}"]
-    return [sys.executable, "-m", "tools.match", "--engine", *jitfish, "--engine", *stockfish,
+    return [sys.executable, "-m", "tools.matches.match", "--engine", *jitfish, "--engine", *stockfish,
             "--games", str(games), *category.limit, "--variant", category.variant,
             "--seed", str(args.seed + index), "--concurrency", str(1 if category.alone else args.concurrency),
             "--event", f"Jitfish soak: {category.name}", *category.extra,
@@ -173,7 +173,7 @@ def print_table(rows: list[dict[str, Any]]) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m tools.soak", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m tools.matches.soak", description=__doc__.split("\n\n")[0])
     p.add_argument("--out", required=True, help="folder for the runs and summary.json")
     p.add_argument("--pilot", action="store_true", help="a few games per category (pilot_games), to try the tooling")
     p.add_argument("--plan", choices=sorted(PLANS), default="soak",
@@ -221,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
             code = subprocess.run(argv_match, cwd=ROOT, check=False).returncode
             summary = complete(json_path, games)
             if summary is None:
-                errors.append(f"{category.name}: tools.match exited with {code} without a complete summary")
+                errors.append(f"{category.name}: tools.matches.match exited with {code} without a complete summary")
                 if code == 130:
                     break           # interrupted: stop the soak too
                 continue
@@ -232,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
                                                           "ponder_hits", "ponder_misses", "overruns")}
     totals["wdl"] = [sum(r["jitfish_wdl"][k] for r in rows) for k in range(3)]
     report = {
-        "command": shlex.join([sys.executable, "-m", "tools.soak", *(argv if argv is not None else sys.argv[1:])]),
+        "command": shlex.join([sys.executable, "-m", "tools.matches.soak", *(argv if argv is not None else sys.argv[1:])]),
         "started": started, "finished": datetime.datetime.now().isoformat(timespec="seconds"),
         "engine": engine,
         "opponent": f"{args.stockfish} UCI_LimitStrength, UCI_Elo {args.stockfish_elo} unless the category says",

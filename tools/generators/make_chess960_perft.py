@@ -5,7 +5,7 @@ and hand-made positions that exercise the castling rules Chess960 adds; every co
 python-chess's move generator, and the counts python-chess gives for a few published Chess960
 perft positions are checked against the published numbers before anything is written.
 
-    python -m tools.make_chess960_perft [output.epd]
+    python -m tools.generators.make_chess960_perft [output.epd]
 
 Output lines look like the shared perft.epd: `FEN ;D1 n ;D2 n ...`, FENs in X-FEN except the
 entries marked Shredder, which are written with Shredder-FEN castling letters.
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import chess
 
-OUTPUT = Path(__file__).resolve().parents[1] / "tests" / "data" / "chess960_perft.epd"
+OUTPUT = Path(__file__).resolve().parents[2] / "tests" / "data" / "chess960_perft.epd"
 
 # Published Chess960 perft counts: the start of the CPW / Kirill Kryukov `fischer.epd` table, and
 # start position 518, which is the standard initial position.
@@ -119,7 +119,7 @@ def main(argv: list[str]) -> None:
     output = Path(argv[0]) if argv else OUTPUT
     start = time.perf_counter()
     check_published()
-    lines = ["# Chess960 perft counts computed with python-chess by tools/make_chess960_perft.py",
+    lines = ["# Chess960 perft counts computed with python-chess by tools/generators/make_chess960_perft.py",
              "# (the published positions first; their counts were checked against the published numbers)"]
     for fen, depth, comment in entries():
         line, _ = perft_line(fen, depth, shredder=fen in SHREDDER)

@@ -13,8 +13,8 @@ from it is neither a capture nor a promotion; a position whose score is a
 mate is written without a score.  Games end by the rules, by resign/draw
 adjudication on the engine's scores, or are drawn at --max-plies.
 
-    .venv/bin/python -m tools.gen_tuning_data --games 10 --out runs/tuning.txt
-    .venv/bin/python -m tools.gen_tuning_data --engine .venv/bin/jitfish --nodes 5000 \\
+    .venv/bin/python -m tools.training.gen_tuning_data --games 10 --out runs/tuning.txt
+    .venv/bin/python -m tools.training.gen_tuning_data --engine .venv/bin/jitfish --nodes 5000 \\
         --out-dir ~/.cache/jitfish/tuning/jitfish-5000 --chunks 0:100 --concurrency 2
 
 With --out-dir the games are played in chunks of --chunk-games (200), each written to
@@ -40,9 +40,9 @@ from typing import TextIO
 import chess
 import chess.engine
 
-from tools.adjudication import AdjudicationRules, Adjudicator, rules_outcome
-from tools.engines import EngineProcess, EngineSpec
-from tools.match import DEFAULT_OPENINGS, load_openings
+from tools.matches.adjudication import AdjudicationRules, Adjudicator, rules_outcome
+from tools.matches.engines import EngineProcess, EngineSpec
+from tools.matches.match import DEFAULT_OPENINGS, load_openings
 
 RESULT_VALUE = {"1-0": "1.0", "0-1": "0.0", "1/2-1/2": "0.5"}
 INFO = chess.engine.Info.BASIC | chess.engine.Info.SCORE
@@ -225,7 +225,7 @@ def run_chunks(args: argparse.Namespace) -> Counters:
 
 def main(argv: list[str] | None = None) -> int:
     """CLI entry point."""
-    p = argparse.ArgumentParser(prog="python -m tools.gen_tuning_data", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m tools.training.gen_tuning_data", description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=100, help="games to play into --out")
     p.add_argument("--out", default="runs/tuning.txt", help="one file of data (without --out-dir)")
     p.add_argument("--append", action="store_true", help="append to --out instead of overwriting")

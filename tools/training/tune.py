@@ -1,12 +1,12 @@
 """Texel tuning of the evaluation weights on positions labelled with game results and, where
 the data has them, the search scores of the engine that played the games.
 
-    python -m tools.tune runs/tuning.txt [--epochs 400] [--write]
-    python -m tools.tune ~/.cache/jitfish/tuning/jitfish-5000 --result-weight 0.5 --write
+    python -m tools.training.tune runs/tuning.txt [--epochs 400] [--write]
+    python -m tools.training.tune ~/.cache/jitfish/tuning/jitfish-5000 --result-weight 0.5 --write
 
 Each line of the data is `FEN | result` or `FEN | result | score` (result 1.0, 0.5 or 0.0 and
 score in centipawns, both from white's side); a folder stands for its `chunk-*.txt` files
-(tools/gen_tuning_data.py). Positions repeated in the data (first four FEN fields) count once.
+(tools/training/gen_tuning_data.py). Positions repeated in the data (first four FEN fields) count once.
 The target of a position is `w * result + (1 - w) * sigmoid(K * score / 400)` with w the
 `--result-weight` (the result alone where a line has no score). The evaluation is linear in its
 weights apart from the endgame scale and the mop-up bonus, so every position is reduced once to

@@ -1,12 +1,12 @@
 """Calibrate the difficulty levels: play the pairings of a plan, then fit one Elo scale to all games.
 
-    python -m tools.calibrate run --plan rows|top|chain|low|levels|floor|slow|slowtop|recheck --out runs/calib [--engine .venv/bin/jitfish] [--tc 5+0.05]
-    python -m tools.calibrate fit runs/calib/*.json
-    python -m tools.calibrate compare L1800 --before runs/fast/*.json --after runs/slow/*.json
+    python -m tools.calibration.calibrate run --plan rows|top|chain|low|levels|floor|slow|slowtop|recheck --out runs/calib [--engine .venv/bin/jitfish] [--tc 5+0.05]
+    python -m tools.calibration.calibrate fit runs/calib/*.json
+    python -m tools.calibration.calibrate compare L1800 --before runs/fast/*.json --after runs/slow/*.json
 
 Players are Jitfish levels (`L1000` is `UCI_LimitStrength` with `UCI_Elo 1000`, `full` is full
 strength), Stockfish anchors (`sf1350` is Debian's Stockfish with `UCI_Elo 1350`, whose rating is
-taken as given) and the floor anchors of tools/anchors.py (`random`, `greedy`). Below Stockfish's
+taken as given) and the floor anchors of tools/calibration/anchors.py (`random`, `greedy`). Below Stockfish's
 floor the scale is carried by chaining levels against each other. The fit is a joint maximum
 likelihood of the logistic Elo model over every game (draws as half points), with the anchors'
 ratings fixed and one virtual draw per pairing as a prior (so a 100% score stays finite); error
@@ -67,7 +67,7 @@ def anchor_elo(name: str) -> float | None:
 
 
 def engine_tokens(name: str, jitfish: str) -> list[str]:
-    """The tools.match --engine tokens of a player."""
+    """The tools.matches.match --engine tokens of a player."""
     if name == "full":
         return [f"cmd={jitfish}", "name=full"]
     if name.startswith("L"):
@@ -76,7 +76,7 @@ def engine_tokens(name: str, jitfish: str) -> list[str]:
         return [f"cmd={STOCKFISH}", f"name={name}", "option.UCI_LimitStrength=true",
                 f"option.UCI_Elo={name[2:]}", "option.Move Overhead=50"]
     if name in ("random", "greedy"):
-        return [f"cmd={sys.executable} -m tools.anchors {name}", f"name={name}"]
+        return [f"cmd={sys.executable} -m tools.calibration.anchors {name}", f"name={name}"]
     raise ValueError(f"unknown player {name!r}")
 
 
@@ -88,7 +88,7 @@ def run(plan: list[tuple[str, str, int]], out: Path, jitfish: str, tc: str, conc
         if json_path.exists():
             print(f"{stem}: done already", flush=True)
             continue
-        command = [sys.executable, "-m", "tools.match", "--engine", *engine_tokens(first, jitfish),
+        command = [sys.executable, "-m", "tools.matches.match", "--engine", *engine_tokens(first, jitfish),
                    "--engine", *engine_tokens(second, jitfish), "--games", str(games), "--tc", tc,
                    "--concurrency", str(concurrency), "--seed", str(seed + index),
                    "--pgn", str(pgn_path), "--json", str(json_path)]
@@ -103,7 +103,7 @@ Game = tuple[str, str, float]          # white, black, white's score
 
 
 def load_games(paths: list[str]) -> dict[tuple[str, str], list[Game]]:
-    """The games of each pairing (sorted player names) from tools.match JSON summaries."""
+    """The games of each pairing (sorted player names) from tools.matches.match JSON summaries."""
     pairings: dict[tuple[str, str], list[Game]] = defaultdict(list)
     for path in paths:
         summary = json.loads(Path(path).read_text())
@@ -205,7 +205,7 @@ def report(paths: list[str], samples: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.calibrate", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.calibration.calibrate", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("run", help="play the calibration matches (skips those already played)")
     play.add_argument("--out", default="runs/calib", help="folder for PGN, logs and JSON summaries")
@@ -215,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--concurrency", type=int, default=2)
     play.add_argument("--seed", type=int, default=500)
     ratings = sub.add_parser("fit", help="fit ratings to match summaries and print the tables")
-    ratings.add_argument("json", nargs="+", help="tools.match --json summaries")
+    ratings.add_argument("json", nargs="+", help="tools.matches.match --json summaries")
     ratings.add_argument("--bootstrap", type=int, default=200, help="resamples for the error bars")
     moved = sub.add_parser("compare", help="how far one player's rating moves between two sets of games")
     moved.add_argument("player", help="e.g. L1800")

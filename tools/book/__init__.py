@@ -1,0 +1,1 @@
+"""The opening book: writes the Polyglot book from Jitfish's own analysis or from games."""
