@@ -8,6 +8,7 @@ The Zobrist keys share the array so that one argument carries every constant.
 import numpy as np
 
 from engine.bits import EMPTY, ONE, bit
+from engine.defs import NO_PIECE
 from engine.kernel import kernel
 from engine.magics import BISHOP_MAGICS, ROOK_MAGICS
 
@@ -25,10 +26,10 @@ ROOK_TABLE_SIZE = 102400
 BISHOP_TABLE_SIZE = 5248
 TAB_SIZE = T_SLIDER + ROOK_TABLE_SIZE + BISHOP_TABLE_SIZE
 
-# Zobrist block: 13 * 64 piece-square keys (row NO_PIECE is zero), 16 castling-rights
-# combinations, 8 en-passant files, the side key.
+# Zobrist block (engine.zobrist): piece-square keys, piece code * 64 + square (row NO_PIECE is
+# zero), 16 castling-rights combinations, 8 en-passant files, the side key.
 Z_PIECE = T_ZOBRIST
-Z_CASTLING = T_ZOBRIST + 13 * 64
+Z_CASTLING = T_ZOBRIST + (NO_PIECE + 1) * 64
 Z_EP = Z_CASTLING + 16
 Z_SIDE = Z_EP + 8
 

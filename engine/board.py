@@ -10,7 +10,7 @@ import numpy as np
 
 from engine import position as P
 from engine.defs import (BB_ALL, BB_CASTLE_EMPTY, BB_CASTLE_KING_TO, BB_CASTLE_ROOK_TO, BB_CASTLE_SAFE,
-                         BB_KEYS, BLACK, HISTORY_SIZE, MAX_HISTORY, MAX_MOVES, MAX_PLY, NO_PIECE,
+                         BB_KEYS, BLACK, HISTORY_SIZE, MAX_HISTORY, MAX_MOVES, MAX_PLY, NO_PIECE, PIECE_SYMBOLS,
                          ST_BOARD, ST_CASTLE_MASK, ST_CASTLE_ROOK, ST_CASTLING, ST_CHESS960, ST_EP,
                          ST_FULLMOVE, ST_HALFMOVE, ST_PLY, ST_SIDE, ST_UNDO, UNDO_SIZE, WHITE)
 from engine.bitboard import between
@@ -251,7 +251,8 @@ class Board:
     def __str__(self) -> str:
         rows = []
         for rank in range(7, -1, -1):
-            cells = [".PNBRQKpnbrqk"[(self.piece_at(rank * 8 + f) + 1) % 13] for f in range(8)]
+            pieces = [self.piece_at(rank * 8 + f) for f in range(8)]
+            cells = ["." if piece == NO_PIECE else PIECE_SYMBOLS[piece] for piece in pieces]
             rows.append(f"{rank + 1} " + " ".join(cells))
         rows.append("  a b c d e f g h")
         return "\n".join(rows)

@@ -26,7 +26,8 @@ _KEY_DIR = re.compile(r"^[0-9a-f]{16}$")    # what cache_key names; anything els
 # A module is compiled by numba when it declares a kernel (engine/kernel.py's decorators or
 # numba's own) or an intrinsic, or calls back into Python with objmode.
 _KERNEL = re.compile(r"^[ \t]*@(?:kernel|threaded_kernel|inlined_kernel|njit|jit|intrinsic)\b|\bobjmode\(", re.M)
-_IMPORT = re.compile(r"^[ \t]*(?:from\s+([\w.]+)\s+import\s+\(?\s*([\w\s,]*)|import\s+([\w.]+))", re.M)
+# The names of `from a import b, c` end with the line unless they are in parentheses.
+_IMPORT = re.compile(r"^[ \t]*(?:from\s+([\w.]+)\s+import[ \t]*(\([\w\s,]*|[\w \t,]*)|import\s+([\w.]+))", re.M)
 
 
 def project_modules(root: Path = ROOT) -> dict[str, Path]:

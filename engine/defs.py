@@ -1,15 +1,22 @@
 """Domain constants shared by every layer: colours, pieces, squares and the position array layout.
 
 Scores (values) are centipawns from the side to move's view; the search's special values live here
-too, so that every layer reads them from one place. Squares are numbered a1=0, b1=1, ..., h8=63 (as in python-chess). A piece code is
-`colour * 6 + piece_type`; `NO_PIECE` marks an empty mailbox square.
+too, so that every layer reads them from one place. Squares are numbered a1=0, b1=1, ..., h8=63 (as in
+python-chess). A piece code stands for a colour's piece type (engine.piece builds and reads them);
+`NO_PIECE` marks an empty mailbox square.
 """
 
 WHITE, BLACK = 0, 1
 
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 0, 1, 2, 3, 4, 5
-NO_PIECE = 12
+PIECE_TYPES = 6        # PAWN..KING: the piece codes of one colour
+PIECES = 2 * PIECE_TYPES   # the piece codes (white's, then black's): the rows of a table by piece
+NO_PIECE = PIECES      # after them: an empty square
 PIECE_SYMBOLS = "PNBRQKpnbrqk"
+# Centipawns by piece type (PAWN..KING, then "no piece", engine.piece.NO_TYPE): the one material
+# scale of exchanges (SEE), game phase and greedy play. The king's value only has to exceed
+# everything it could be traded for. Plain numbers here, so that tools read them without numba.
+PIECE_VALUES = (100, 300, 300, 500, 900, 20000, 0)
 
 # ---- values --------------------------------------------------------------------------------------
 MATE = 32000           # mate in 0 plies; a mate found `n` plies from the root scores MATE - n

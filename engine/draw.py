@@ -2,8 +2,9 @@
 
 
 from engine.bits import DARK_SQUARES, LIGHT_SQUARES, popcount
-from engine.defs import BB_ALL, BB_KEYS, BISHOP, KNIGHT, PAWN, QUEEN, ROOK, ST_HALFMOVE, ST_PLY
+from engine.defs import BB_ALL, BB_KEYS, BISHOP, BLACK, KNIGHT, PAWN, QUEEN, ROOK, ST_HALFMOVE, ST_PLY, WHITE
 from engine.kernel import kernel
+from engine.piece import make_piece
 
 
 
@@ -35,9 +36,10 @@ def fifty_move_counter_expired(pos):
 def insufficient_material(pos):
     """Neither side can ever mate: K v K, K+N v K, or only bishops, all on one square colour."""
     bb = pos[0]
-    if (bb[PAWN] | bb[6 + PAWN] | bb[ROOK] | bb[6 + ROOK] | bb[QUEEN] | bb[6 + QUEEN]):
+    if (bb[make_piece(WHITE, PAWN)] | bb[make_piece(BLACK, PAWN)] | bb[make_piece(WHITE, ROOK)]
+            | bb[make_piece(BLACK, ROOK)] | bb[make_piece(WHITE, QUEEN)] | bb[make_piece(BLACK, QUEEN)]):
         return False
-    if bb[KNIGHT] | bb[6 + KNIGHT]:
+    if bb[make_piece(WHITE, KNIGHT)] | bb[make_piece(BLACK, KNIGHT)]:
         return popcount(bb[BB_ALL]) <= 3
-    bishops = bb[BISHOP] | bb[6 + BISHOP]
+    bishops = bb[make_piece(WHITE, BISHOP)] | bb[make_piece(BLACK, BISHOP)]
     return not (bishops & LIGHT_SQUARES) or not (bishops & DARK_SQUARES)

@@ -7,9 +7,10 @@ are legal) are done by engine.board once the pieces are on arrays.
 
 from dataclasses import dataclass, field
 
-from engine.defs import (BLACK, BLACK_OO, BLACK_OOO, KING, NO_PIECE, PAWN, PIECE_SYMBOLS, ROOK,
+from engine.defs import (BLACK, BLACK_OO, BLACK_OOO, KING, NO_PIECE, PAWN, PIECE_SYMBOLS, PIECE_TYPES, ROOK,
                          WHITE, WHITE_OO, WHITE_OOO)
 from engine.move import SQUARE_NAMES
+from engine.piece import make_piece, piece_type
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 MAX_CLOCK = 1_000_000
@@ -58,7 +59,7 @@ def _parse_placement(text: str) -> list[int]:
 
 def _check_material(board: list[int]) -> None:
     for colour, name in ((WHITE, "white"), (BLACK, "black")):
-        counts = [board.count(colour * 6 + t) for t in range(6)]
+        counts = [board.count(make_piece(colour, t)) for t in range(PIECE_TYPES)]
         if counts[KING] != 1:
             raise FenError(f"{name} has {counts[KING]} kings, expected exactly 1")
         if sum(counts) > 16:
@@ -69,7 +70,7 @@ def _check_material(board: list[int]) -> None:
         if promoted > 8 - counts[PAWN]:
             raise FenError(f"{name} has more promoted pieces than missing pawns")
     for sq in list(range(8)) + list(range(56, 64)):
-        if board[sq] in (PAWN, 6 + PAWN):
+        if piece_type(board[sq]) == PAWN:
             raise FenError(f"pawn on {SQUARE_NAMES[sq]}: pawns cannot stand on the first or last rank")
 
 
@@ -80,8 +81,8 @@ def _parse_castling(text: str, board: list[int], chess960: bool) -> dict[int, in
     for ch in text:
         colour = WHITE if ch.isupper() else BLACK
         back = 0 if colour == WHITE else 56
-        king = colour * 6 + KING
-        rook = colour * 6 + ROOK
+        king = make_piece(colour, KING)
+        rook = make_piece(colour, ROOK)
         name = "white" if colour == WHITE else "black"
         king_squares = [sq for sq in range(back, back + 8) if board[sq] == king]
         if not king_squares:
@@ -123,7 +124,7 @@ def _parse_en_passant(text: str, board: list[int], side: int) -> int:
         raise FenError(f"en-passant square {text} impossible: with {'white' if side == WHITE else 'black'} "
                        f"to move it must be on rank {expected + 1}")
     forward = -8 if side == WHITE else 8          # from the ep square towards the pawn that moved
-    pawn = (side ^ 1) * 6 + PAWN
+    pawn = make_piece(side ^ 1, PAWN)
     if board[ep + forward] != pawn:
         raise FenError(f"en-passant square {text} impossible: no pawn that just advanced two squares")
     if board[ep] != NO_PIECE or board[ep - forward] != NO_PIECE:
@@ -185,8 +186,8 @@ def format_fen(board: list[int], side: int, castling_rooks: dict[int, int], ep: 
         letter = "kq"[right & 1]
         if chess960:
             back = rook_sq & 56
-            rook = colour * 6 + ROOK
-            ksq = next(sq for sq in range(back, back + 8) if board[sq] == colour * 6 + KING)
+            king, rook = make_piece(colour, KING), make_piece(colour, ROOK)
+            ksq = next(sq for sq in range(back, back + 8) if board[sq] == king)
             beyond = range(rook_sq + 1, back + 8) if rook_sq > ksq else range(back, rook_sq)
             if shredder or any(board[sq] == rook for sq in beyond):
                 letter = "abcdefgh"[rook_sq & 7]

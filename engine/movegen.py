@@ -18,7 +18,9 @@ from engine.defs import (BB_ALL, BB_CASTLE_EMPTY, BB_CASTLE_KING_TO, BB_CASTLE_R
 from engine.kernel import kernel
 from engine.move import (CASTLE, DOUBLE_PUSH, EN_PASSANT, NORMAL, PROMO_BISHOP, PROMO_KNIGHT, PROMO_QUEEN,
                          PROMO_ROOK, encode, is_promotion, move_flag, move_from, move_to)
-from engine.position import attacked_by, attacks_from, checkers_of, en_passant_legal, make_move, unmake_move
+from engine.piece import make_piece, piece_colour, piece_type
+from engine.position import (attacked_by, attacks_from, checkers_of, en_passant_legal, king_square, make_move,
+                             unmake_move)
 
 NOISY, QUIET, ALL, COUNT = 1, 2, 3, 7
 
@@ -104,12 +106,10 @@ def generate(tab, pos, moves, n, mode):
     bb, st = pos
     us = st[ST_SIDE]
     them = us ^ 1
-    ou = us * 6
-    ot = them * 6
     us_occ = bb[BB_WHITE + us]
     them_occ = bb[BB_WHITE + them]
     occ = bb[BB_ALL]
-    king = bb[ou + KING]
+    king = bb[make_piece(us, KING)]
     ksq = lsb(king)
 
     if mode == NOISY:
@@ -141,8 +141,9 @@ def generate(tab, pos, moves, n, mode):
 
     # Pinned pieces: ours, alone between our king and an enemy slider aimed at it.
     pinned = EMPTY
-    snipers = ((rook_attacks(tab, ksq, them_occ) & (bb[ot + ROOK] | bb[ot + QUEEN]))
-               | (bishop_attacks(tab, ksq, them_occ) & (bb[ot + BISHOP] | bb[ot + QUEEN])))
+    snipers = ((rook_attacks(tab, ksq, them_occ) & (bb[make_piece(them, ROOK)] | bb[make_piece(them, QUEEN)]))
+               | (bishop_attacks(tab, ksq, them_occ)
+                  & (bb[make_piece(them, BISHOP)] | bb[make_piece(them, QUEEN)])))
     while snipers:
         blockers = between(tab, ksq, lsb(snipers)) & occ
         if blockers and not (blockers & (blockers - ONE)) and (blockers & us_occ):
@@ -150,12 +151,12 @@ def generate(tab, pos, moves, n, mode):
         snipers &= snipers - ONE
 
     mask = target & check_mask
-    pieces = bb[ou + KNIGHT] & ~pinned  # a pinned knight can never move
+    pieces = bb[make_piece(us, KNIGHT)] & ~pinned  # a pinned knight can never move
     while pieces:
         frm = lsb(pieces)
         n = _emit(moves, n, frm, knight_attacks(tab, frm) & mask, mode)
         pieces &= pieces - ONE
-    pieces = bb[ou + BISHOP] | bb[ou + QUEEN]
+    pieces = bb[make_piece(us, BISHOP)] | bb[make_piece(us, QUEEN)]
     while pieces:
         frm = lsb(pieces)
         t = bishop_attacks(tab, frm, occ) & mask
@@ -163,7 +164,7 @@ def generate(tab, pos, moves, n, mode):
             t &= line(tab, ksq, frm)
         n = _emit(moves, n, frm, t, mode)
         pieces &= pieces - ONE
-    pieces = bb[ou + ROOK] | bb[ou + QUEEN]
+    pieces = bb[make_piece(us, ROOK)] | bb[make_piece(us, QUEEN)]
     while pieces:
         frm = lsb(pieces)
         t = rook_attacks(tab, frm, occ) & mask
@@ -172,7 +173,7 @@ def generate(tab, pos, moves, n, mode):
         n = _emit(moves, n, frm, t, mode)
         pieces &= pieces - ONE
 
-    pawns = bb[ou + PAWN]
+    pawns = bb[make_piece(us, PAWN)]
     n = _pawn_moves(moves, n, us, pawns & ~pinned, check_mask, them_occ, occ, mode)
     pinned_pawns = pawns & pinned
     while pinned_pawns:
@@ -231,12 +232,12 @@ def is_legal(tab, pos, move):
     if frm == to or flag == CASTLE or flag == EN_PASSANT or flag > PROMO_QUEEN:
         return False
     piece = st[ST_BOARD + frm]
-    if piece == NO_PIECE or piece // 6 != us:
+    if piece == NO_PIECE or piece_colour(piece) != us:
         return False
     target = st[ST_BOARD + to]
-    if target != NO_PIECE and (target // 6 == us or target % 6 == KING):
+    if target != NO_PIECE and (piece_colour(target) == us or piece_type(target) == KING):
         return False
-    kind = piece % 6
+    kind = piece_type(piece)
     occ = bb[BB_ALL]
     target_bit = bit(to)
     if kind == PAWN:
@@ -261,7 +262,7 @@ def is_legal(tab, pos, move):
     elif not (attacks_from(tab, kind, us, frm, occ) & target_bit):
         return False
     after = (occ ^ bit(frm)) | target_bit
-    return not (checkers_of(tab, bb, us, lsb(bb[us * 6 + KING]), after) & ~target_bit)
+    return not (checkers_of(tab, bb, us, king_square(bb, us), after) & ~target_bit)
 
 
 @kernel

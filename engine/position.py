@@ -18,6 +18,7 @@ from engine.defs import (BB_ALL, BB_KEYS, BB_SIZE, BB_WHITE, BISHOP, BLACK, KING
 from engine.kernel import inlined_kernel, kernel
 from engine.move import (CASTLE, DOUBLE_PUSH, EN_PASSANT, NULL_MOVE, is_promotion, move_flag, move_from,
                          move_to, promotion_type)
+from engine.piece import make_piece, piece_colour, piece_type
 
 
 def new_arrays() -> tuple:
@@ -47,7 +48,7 @@ def assign_arrays(dst: tuple, src: tuple) -> None:
 def put_piece(bb, st, sq, piece):
     b = bit(sq)
     bb[piece] |= b
-    bb[BB_WHITE + (1 if piece >= 6 else 0)] |= b
+    bb[BB_WHITE + piece_colour(piece)] |= b
     bb[BB_ALL] |= b
     st[ST_BOARD + sq] = piece
 
@@ -56,7 +57,7 @@ def put_piece(bb, st, sq, piece):
 def remove_piece(bb, st, sq, piece):
     b = ~bit(sq)
     bb[piece] &= b
-    bb[BB_WHITE + (1 if piece >= 6 else 0)] &= b
+    bb[BB_WHITE + piece_colour(piece)] &= b
     bb[BB_ALL] &= b
     st[ST_BOARD + sq] = NO_PIECE
 
@@ -65,7 +66,7 @@ def remove_piece(bb, st, sq, piece):
 def move_piece(bb, st, frm, to, piece):
     b = bit(frm) | bit(to)
     bb[piece] ^= b
-    bb[BB_WHITE + (1 if piece >= 6 else 0)] ^= b
+    bb[BB_WHITE + piece_colour(piece)] ^= b
     bb[BB_ALL] ^= b
     st[ST_BOARD + frm] = NO_PIECE
     st[ST_BOARD + to] = piece
@@ -93,18 +94,19 @@ def last_move(pos):
 
 @kernel
 def king_square(bb, colour):
-    return lsb(bb[colour * 6 + KING])
+    return lsb(bb[make_piece(colour, KING)])
 
 
 @kernel
 def attackers_to(tab, bb, sq, occ):
     """Pieces of both colours that attack `sq` when the occupied squares are `occ`."""
-    diagonal = bb[BISHOP] | bb[QUEEN] | bb[6 + BISHOP] | bb[6 + QUEEN]
-    straight = bb[ROOK] | bb[QUEEN] | bb[6 + ROOK] | bb[6 + QUEEN]
-    return ((pawn_attacks(tab, BLACK, sq) & bb[PAWN])
-            | (pawn_attacks(tab, WHITE, sq) & bb[6 + PAWN])
-            | (knight_attacks(tab, sq) & (bb[KNIGHT] | bb[6 + KNIGHT]))
-            | (king_attacks(tab, sq) & (bb[KING] | bb[6 + KING]))
+    queens = bb[make_piece(WHITE, QUEEN)] | bb[make_piece(BLACK, QUEEN)]
+    diagonal = bb[make_piece(WHITE, BISHOP)] | bb[make_piece(BLACK, BISHOP)] | queens
+    straight = bb[make_piece(WHITE, ROOK)] | bb[make_piece(BLACK, ROOK)] | queens
+    return ((pawn_attacks(tab, BLACK, sq) & bb[make_piece(WHITE, PAWN)])
+            | (pawn_attacks(tab, WHITE, sq) & bb[make_piece(BLACK, PAWN)])
+            | (knight_attacks(tab, sq) & (bb[make_piece(WHITE, KNIGHT)] | bb[make_piece(BLACK, KNIGHT)]))
+            | (king_attacks(tab, sq) & (bb[make_piece(WHITE, KING)] | bb[make_piece(BLACK, KING)]))
             | (bishop_attacks(tab, sq, occ) & diagonal)
             | (rook_attacks(tab, sq, occ) & straight))
 
@@ -112,26 +114,26 @@ def attackers_to(tab, bb, sq, occ):
 @kernel
 def checkers_of(tab, bb, colour, sq, occ):
     """Pieces of the opponent of `colour` that attack square `sq` (usually colour's king)."""
-    o = (colour ^ 1) * 6
-    return ((pawn_attacks(tab, colour, sq) & bb[o + PAWN])
-            | (knight_attacks(tab, sq) & bb[o + KNIGHT])
-            | (bishop_attacks(tab, sq, occ) & (bb[o + BISHOP] | bb[o + QUEEN]))
-            | (rook_attacks(tab, sq, occ) & (bb[o + ROOK] | bb[o + QUEEN])))
+    them = colour ^ 1
+    queens = bb[make_piece(them, QUEEN)]
+    return ((pawn_attacks(tab, colour, sq) & bb[make_piece(them, PAWN)])
+            | (knight_attacks(tab, sq) & bb[make_piece(them, KNIGHT)])
+            | (bishop_attacks(tab, sq, occ) & (bb[make_piece(them, BISHOP)] | queens))
+            | (rook_attacks(tab, sq, occ) & (bb[make_piece(them, ROOK)] | queens)))
 
 
 @kernel
 def attacked_by(tab, bb, sq, by, occ):
     """True when colour `by` attacks `sq` with occupancy `occ` (pieces taken from bb)."""
-    o = by * 6
-    if pawn_attacks(tab, by ^ 1, sq) & bb[o + PAWN]:
+    if pawn_attacks(tab, by ^ 1, sq) & bb[make_piece(by, PAWN)]:
         return True
-    if knight_attacks(tab, sq) & bb[o + KNIGHT]:
+    if knight_attacks(tab, sq) & bb[make_piece(by, KNIGHT)]:
         return True
-    if king_attacks(tab, sq) & bb[o + KING]:
+    if king_attacks(tab, sq) & bb[make_piece(by, KING)]:
         return True
-    if bishop_attacks(tab, sq, occ) & (bb[o + BISHOP] | bb[o + QUEEN]):
+    if bishop_attacks(tab, sq, occ) & (bb[make_piece(by, BISHOP)] | bb[make_piece(by, QUEEN)]):
         return True
-    if rook_attacks(tab, sq, occ) & (bb[o + ROOK] | bb[o + QUEEN]):
+    if rook_attacks(tab, sq, occ) & (bb[make_piece(by, ROOK)] | bb[make_piece(by, QUEEN)]):
         return True
     return False
 
@@ -150,7 +152,7 @@ def gives_check(tab, pos, move):
     discovered checks by our sliders, the castling rook and en-passant discoveries included."""
     bb, st = pos
     us = st[ST_SIDE]
-    king = bb[(us ^ 1) * 6 + KING]
+    king = bb[make_piece(us ^ 1, KING)]
     ksq = lsb(king)
     frm, to, flag = move_from(move), move_to(move), move_flag(move)
     occ = bb[BB_ALL]
@@ -164,18 +166,19 @@ def gives_check(tab, pos, move):
         after = (occ ^ bit(frm)) | bit(to)
         if flag == EN_PASSANT:
             after ^= bit(to ^ 8)
-        direct = attacks_from(tab, promotion_type(move) if is_promotion(move) else st[ST_BOARD + frm] % 6, us, to, after)
+        kind = promotion_type(move) if is_promotion(move) else piece_type(st[ST_BOARD + frm])
+        direct = attacks_from(tab, kind, us, to, after)
     if direct & king:
         return True
-    o = us * 6
+    bishops, rooks, queens = bb[make_piece(us, BISHOP)], bb[make_piece(us, ROOK)], bb[make_piece(us, QUEEN)]
     # A discovered check needs one of our sliders on a line through the king and the vacated
     # square (castling and en passant vacate a second square: they take the full test).
     if flag != CASTLE and flag != EN_PASSANT \
-            and not (line(tab, ksq, frm) & (bb[o + BISHOP] | bb[o + ROOK] | bb[o + QUEEN]) & ~moved):
+            and not (line(tab, ksq, frm) & (bishops | rooks | queens) & ~moved):
         return False
-    if bishop_attacks(tab, ksq, after) & (bb[o + BISHOP] | bb[o + QUEEN]) & ~moved:
+    if bishop_attacks(tab, ksq, after) & (bishops | queens) & ~moved:
         return True
-    return (rook_attacks(tab, ksq, after) & (bb[o + ROOK] | bb[o + QUEEN]) & ~moved) != 0
+    return (rook_attacks(tab, ksq, after) & (rooks | queens) & ~moved) != 0
 
 
 @kernel
@@ -202,16 +205,16 @@ def en_passant_legal(tab, bb, us, frm, ep):
     along it, which the pin logic does not see.
     """
     captured = ep ^ 8                      # the pawn that just advanced two squares
-    o = (us ^ 1) * 6
+    them = us ^ 1
     occ = (bb[BB_ALL] ^ bit(frm) ^ bit(captured)) | bit(ep)
     ksq = king_square(bb, us)
-    if bishop_attacks(tab, ksq, occ) & (bb[o + BISHOP] | bb[o + QUEEN]):
+    if bishop_attacks(tab, ksq, occ) & (bb[make_piece(them, BISHOP)] | bb[make_piece(them, QUEEN)]):
         return False
-    if rook_attacks(tab, ksq, occ) & (bb[o + ROOK] | bb[o + QUEEN]):
+    if rook_attacks(tab, ksq, occ) & (bb[make_piece(them, ROOK)] | bb[make_piece(them, QUEEN)]):
         return False
-    if knight_attacks(tab, ksq) & bb[o + KNIGHT]:
+    if knight_attacks(tab, ksq) & bb[make_piece(them, KNIGHT)]:
         return False
-    if pawn_attacks(tab, us, ksq) & bb[o + PAWN] & ~bit(captured):
+    if pawn_attacks(tab, us, ksq) & bb[make_piece(them, PAWN)] & ~bit(captured):
         return False
     return True
 
@@ -219,7 +222,7 @@ def en_passant_legal(tab, bb, us, frm, ep):
 @kernel
 def en_passant_possible(tab, bb, us, ep):
     """Can colour `us` legally capture en passant on `ep` in this placement?"""
-    capturers = pawn_attacks(tab, us ^ 1, ep) & bb[us * 6 + PAWN]
+    capturers = pawn_attacks(tab, us ^ 1, ep) & bb[make_piece(us, PAWN)]
     while capturers:
         if en_passant_legal(tab, bb, us, lsb(capturers), ep):
             return True
@@ -296,10 +299,10 @@ def make_move(tab, pos, move):
             st[ST_HALFMOVE] = 0
         move_piece(bb, st, frm, to, piece)
         key ^= tab[Z_PIECE + piece * 64 + frm] ^ tab[Z_PIECE + piece * 64 + to]
-        if piece == us * 6 + PAWN:
+        if piece == make_piece(us, PAWN):
             st[ST_HALFMOVE] = 0
             if is_promotion(move):
-                promoted = us * 6 + promotion_type(move)
+                promoted = make_piece(us, promotion_type(move))
                 remove_piece(bb, st, to, piece)
                 put_piece(bb, st, to, promoted)
                 key ^= tab[Z_PIECE + piece * 64 + to] ^ tab[Z_PIECE + promoted * 64 + to]
@@ -353,7 +356,7 @@ def unmake_move(tab, pos, move):
     piece = st[ST_BOARD + to]
     if is_promotion(move):
         remove_piece(bb, st, to, piece)
-        put_piece(bb, st, frm, us * 6 + PAWN)
+        put_piece(bb, st, frm, make_piece(us, PAWN))
     else:
         move_piece(bb, st, to, frm, piece)
     captured = st[record + UNDO_CAPTURED]

@@ -5,26 +5,30 @@ en-passant file only when the capture is legal), which gives the tests an indepe
 """
 
 import numpy as np
-from engine.defs import BLACK, KING, PAWN, WHITE
+from engine.defs import BLACK, KING, NO_PIECE, PAWN, WHITE
+from engine.piece import make_piece
 from engine.polyglot_random import POLYGLOT_RANDOM
+
+PIECE_SQUARE_KEYS = (NO_PIECE + 1) * 64    # 64 per piece code, then NO_PIECE's zeros (as engine.bitboard)
 
 
 def zobrist_block() -> np.ndarray:
-    """13*64 piece-square keys (empty row last), 16 castling combinations, 8 ep files, side key."""
+    """The piece-square keys (PIECE_SQUARE_KEYS), 16 castling combinations, 8 ep files, side key."""
     rnd = POLYGLOT_RANDOM
-    keys = np.zeros(13 * 64 + 16 + 8 + 1, dtype=np.uint64)
+    keys = np.zeros(PIECE_SQUARE_KEYS + 16 + 8 + 1, dtype=np.uint64)
     for colour in (WHITE, BLACK):
         for ptype in range(PAWN, KING + 1):
             kind = ptype * 2 + (1 if colour == WHITE else 0)
+            row = make_piece(colour, ptype) * 64
             for sq in range(64):
-                keys[(colour * 6 + ptype) * 64 + sq] = rnd[64 * kind + sq]
+                keys[row + sq] = rnd[64 * kind + sq]
     for rights in range(16):
         k = 0
         for i in range(4):
             if rights >> i & 1:
                 k ^= rnd[768 + i]
-        keys[13 * 64 + rights] = k
+        keys[PIECE_SQUARE_KEYS + rights] = k
     for f in range(8):
-        keys[13 * 64 + 16 + f] = rnd[772 + f]
-    keys[13 * 64 + 24] = rnd[780]
+        keys[PIECE_SQUARE_KEYS + 16 + f] = rnd[772 + f]
+    keys[PIECE_SQUARE_KEYS + 24] = rnd[780]
     return keys

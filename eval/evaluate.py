@@ -11,8 +11,10 @@ import numpy as np
 
 from engine.bits import DARK_SQUARES, FILE_A, FILE_H, LIGHT_SQUARES, ONE, RANK_1, RANK_8, lsb, popcount
 from engine.bitboard import bishop_attacks, king_attacks, knight_attacks, rook_attacks
-from engine.defs import BB_ALL, BB_WHITE, BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, ST_SIDE, WHITE
+from engine.defs import (BB_ALL, BB_WHITE, BISHOP, BLACK, KING, KNIGHT, PAWN, PIECE_TYPES, QUEEN, ROOK,
+                         ST_SIDE, WHITE)
 from engine.kernel import kernel
+from engine.piece import PIECE_VALUES, make_piece
 from engine.position import current_key
 from eval.nnue import REGION as NNUE_REGION
 from eval.nnue import R_ON, output
@@ -44,6 +46,7 @@ PAWN_MIX_W = np.uint64(0x9E3779B97F4A7C15)   # multiplicative hashing of the two
 PAWN_MIX_B = np.uint64(0xC2B2AE3D27D4EB4F)
 NOISE_MIX = np.uint64(0xD6E8FEB86659FD93)
 SCALE_NORMAL = 64
+MATERIAL_UNITS = PIECE_VALUES // PIECE_VALUES[PAWN]   # the endgame rules' material, in pawns
 CENTRE_FILES = ((FILE_A << np.uint64(2)) | (FILE_A << np.uint64(3)) | (FILE_A << np.uint64(4))
                 | (FILE_A << np.uint64(5)))                  # files c to f
 WHITE_SPACE_RANKS = (RANK_1 << np.uint64(8)) | (RANK_1 << np.uint64(16)) | (RANK_1 << np.uint64(24))
@@ -108,7 +111,7 @@ def _pawn_structure(ws, trace, bb, colour, own_pawn_attacks, enemy_pawn_attacks)
     """(mg, eg, passed pawns) of one colour's pawn structure: terms that depend on pawns only."""
     mg = eg = 0
     them = colour ^ 1
-    pawns, enemy_pawns = bb[colour * 6 + PAWN], bb[them * 6 + PAWN]
+    pawns, enemy_pawns = bb[make_piece(colour, PAWN)], bb[make_piece(them, PAWN)]
     enemy_control = _forward_fill(_forward(enemy_pawns, them) | enemy_pawn_attacks, them)
     passed = pawns & ~enemy_control
     doubled = pawns & _forward_fill(_forward(pawns, colour), colour)   # an own pawn behind it
@@ -134,7 +137,7 @@ def _pawn_structure(ws, trace, bb, colour, own_pawn_attacks, enemy_pawn_attacks)
 def _pawn_entry(ws, trace, bb, white_pawn_attacks, black_pawn_attacks):
     """(mg, eg, white passers, black passers) of both pawn structures, from the pawn cache
     unless tracing (a pure function of the two pawn boards and the weights)."""
-    white, black = bb[PAWN], bb[6 + PAWN]
+    white, black = bb[make_piece(WHITE, PAWN)], bb[make_piece(BLACK, PAWN)]
     slot = W_PAWN_CACHE + PAWN_ENTRY * np.int64(((white * PAWN_MIX_W) ^ (black * PAWN_MIX_B))
                                                  >> np.uint64(64 - PAWN_CACHE_BITS))
     if not trace and ws[slot] == np.int64(white) and ws[slot + 1] == np.int64(black):
@@ -159,9 +162,9 @@ def _passed_pawns(ws, trace, tab, bb, colour, passed, enemy_attacks):
     opponent does not attack and a rook behind them."""
     mg = eg = 0
     them = colour ^ 1
-    own_king, enemy_king = lsb(bb[colour * 6 + KING]), lsb(bb[them * 6 + KING])
+    own_king, enemy_king = lsb(bb[make_piece(colour, KING)]), lsb(bb[make_piece(them, KING)])
     occ = bb[BB_ALL]
-    rooks = bb[colour * 6 + ROOK]
+    rooks = bb[make_piece(colour, ROOK)]
     while passed:
         sq = lsb(passed)
         square = ONE << np.uint64(sq)
@@ -185,14 +188,15 @@ def _pieces(ws, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
     """(mg, eg, attacked squares, then those of its knights, bishops, rooks and queens) of one
     colour's material, placement, mobility, files, outposts, threats and king safety."""
     mg = eg = 0
-    o, them = colour * 6, colour ^ 1
+    them = colour ^ 1
     flip = 0 if colour == WHITE else 56
     occ = bb[BB_ALL]
-    all_pawns = bb[PAWN] | bb[6 + PAWN]
-    own_king = lsb(bb[o + KING])
-    enemy_king = lsb(bb[them * 6 + KING])
+    all_pawns = bb[make_piece(WHITE, PAWN)] | bb[make_piece(BLACK, PAWN)]
+    own_pawns = bb[make_piece(colour, PAWN)]
+    own_king = lsb(bb[make_piece(colour, KING)])
+    enemy_king = lsb(bb[make_piece(them, KING)])
     king_zone = king_attacks(tab, enemy_king) | (ONE << np.uint64(enemy_king))
-    mobility_area = ~(bb[o + PAWN] | bb[o + KING] | enemy_pawn_attacks)
+    mobility_area = ~(own_pawns | bb[make_piece(colour, KING)] | enemy_pawn_attacks)
     enemy_pawn_span = _forward_fill(enemy_pawn_attacks, them)
     minor_attacks = own_pawn_attacks & ~own_pawn_attacks
     rook_attacks_all = minor_attacks
@@ -203,8 +207,8 @@ def _pieces(ws, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
     attack_units = 0
     attackers = 0
 
-    for piece in range(6):
-        b = bb[o + piece]
+    for piece in range(PIECE_TYPES):
+        b = bb[make_piece(colour, piece)]
         mg, eg = _add(ws, trace, mg, eg, MATERIAL + piece, colour, popcount(b))
         while b:
             sq = lsb(b)
@@ -233,7 +237,7 @@ def _pieces(ws, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
                 minor_attacks |= att
                 bishop_attacks_all |= att
                 same_colour = LIGHT_SQUARES if square & LIGHT_SQUARES else DARK_SQUARES
-                mg, eg = _add(ws, trace, mg, eg, BISHOP_PAWNS, colour, popcount(bb[o + PAWN] & same_colour))
+                mg, eg = _add(ws, trace, mg, eg, BISHOP_PAWNS, colour, popcount(own_pawns & same_colour))
                 if popcount(bishop_attacks(tab, sq, all_pawns) & CENTRE_SQUARES) >= 2:
                     mg, eg = _add(ws, trace, mg, eg, BISHOP_LONG_DIAGONAL, colour, 1)
             elif piece == ROOK:
@@ -248,11 +252,11 @@ def _pieces(ws, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
                 file_mask = FILE_A << np.uint64(sq & 7)
                 if not (file_mask & all_pawns):
                     mg, eg = _add(ws, trace, mg, eg, ROOK_OPEN_FILE, colour, 1)
-                elif not (file_mask & bb[o + PAWN]):
+                elif not (file_mask & own_pawns):
                     mg, eg = _add(ws, trace, mg, eg, ROOK_SEMI_OPEN_FILE, colour, 1)
                 seventh = RANK_1 << np.uint64(sq & 56)        # the rook's rank
                 if _relative_rank(sq, colour) == 6 and (_relative_rank(enemy_king, colour) == 7
-                                                        or bb[them * 6 + PAWN] & seventh):
+                                                        or bb[make_piece(them, PAWN)] & seventh):
                     mg, eg = _add(ws, trace, mg, eg, ROOK_SEVENTH, colour, 1)
             else:
                 att = bishop_attacks(tab, sq, occ) | rook_attacks(tab, sq, occ)
@@ -264,14 +268,14 @@ def _pieces(ws, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
                 attackers += 1
                 attack_units += zone_hits * KING_ATTACK_UNITS[piece]
 
-    if popcount(bb[o + BISHOP]) >= 2:
+    if popcount(bb[make_piece(colour, BISHOP)]) >= 2:
         mg, eg = _add(ws, trace, mg, eg, BISHOP_PAIR, colour, 1)
 
     # Threats against the opponent's pieces.
-    enemy_pieces = bb[BB_WHITE + them] & ~bb[them * 6 + PAWN] & ~bb[them * 6 + KING]
+    enemy_pieces = bb[BB_WHITE + them] & ~bb[make_piece(them, PAWN)] & ~bb[make_piece(them, KING)]
     mg, eg = _add(ws, trace, mg, eg, THREAT_BY_PAWN, colour, popcount(own_pawn_attacks & enemy_pieces))
-    for victim in range(5):
-        targets = bb[them * 6 + victim]
+    for victim in range(PAWN, KING):
+        targets = bb[make_piece(them, victim)]
         hits = popcount(minor_attacks & targets)
         if hits:
             mg, eg = _add(ws, trace, mg, eg, THREAT_BY_MINOR + victim, colour, hits)
@@ -280,7 +284,7 @@ def _pieces(ws, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
             mg, eg = _add(ws, trace, mg, eg, THREAT_BY_ROOK + victim, colour, hits)
 
     # Danger to the opponent's king: a penalty scored for the opponent.
-    if attackers >= 2 or (attackers == 1 and bb[o + QUEEN]):
+    if attackers >= 2 or (attackers == 1 and bb[make_piece(colour, QUEEN)]):
         mg, eg = _add(ws, trace, mg, eg, KING_DANGER + min(attack_units, 31), them, 1)
 
     # Our king's pawn shield: pawns one and two ranks ahead, open files next to it.
@@ -288,11 +292,11 @@ def _pieces(ws, trace, tab, bb, colour, own_pawn_attacks, enemy_pawn_attacks):
     one_ahead = _forward(shield_files, colour)
     two_ahead = _forward(one_ahead, colour)
     back_rank = RANK_1 if colour == WHITE else RANK_8
-    open_files = _file_fill(shield_files) & ~_file_fill(bb[o + PAWN]) & back_rank
-    mg, eg = _add(ws, trace, mg, eg, KING_SHIELD, colour, popcount(one_ahead & bb[o + PAWN]))
-    mg, eg = _add(ws, trace, mg, eg, KING_SHIELD + 1, colour, popcount(two_ahead & bb[o + PAWN]))
+    open_files = _file_fill(shield_files) & ~_file_fill(own_pawns) & back_rank
+    mg, eg = _add(ws, trace, mg, eg, KING_SHIELD, colour, popcount(one_ahead & own_pawns))
+    mg, eg = _add(ws, trace, mg, eg, KING_SHIELD + 1, colour, popcount(two_ahead & own_pawns))
     mg, eg = _add(ws, trace, mg, eg, KING_SHIELD + 2, colour, popcount(open_files))
-    storm = _file_fill(shield_files) & bb[them * 6 + PAWN]
+    storm = _file_fill(shield_files) & bb[make_piece(them, PAWN)]
     while storm:
         mg, eg = _add(ws, trace, mg, eg, KING_STORM + _relative_rank(lsb(storm), colour), colour, 1)
         storm &= storm - ONE
@@ -305,9 +309,10 @@ def _pressure(ws, trace, tab, bb, colour, knights, bishops, rooks, queens, own_a
     """(mg, eg) of one colour's safe checks, king and pawn-push threats and space: terms that
     need both sides' attacks."""
     mg = eg = 0
-    o, them = colour * 6, colour ^ 1
+    them = colour ^ 1
     occ = bb[BB_ALL]
-    enemy_king = lsb(bb[them * 6 + KING])
+    own_pawns = bb[make_piece(colour, PAWN)]
+    enemy_king = lsb(bb[make_piece(them, KING)])
     safe = ~bb[BB_WHITE + colour] & ~enemy_attacks
     diagonal_checks = bishop_attacks(tab, enemy_king, occ) & safe
     straight_checks = rook_attacks(tab, enemy_king, occ) & safe
@@ -318,29 +323,31 @@ def _pressure(ws, trace, tab, bb, colour, knights, bishops, rooks, queens, own_a
     mg, eg = _add(ws, trace, mg, eg, SAFE_CHECK + 3, colour,
                   popcount((diagonal_checks | straight_checks) & queens))
 
-    enemy = bb[BB_WHITE + them] & ~bb[them * 6 + KING]
-    near_king = king_attacks(tab, lsb(bb[o + KING]))
+    enemy = bb[BB_WHITE + them] & ~bb[make_piece(them, KING)]
+    near_king = king_attacks(tab, lsb(bb[make_piece(colour, KING)]))
     mg, eg = _add(ws, trace, mg, eg, THREAT_BY_KING, colour, popcount(near_king & enemy & ~enemy_attacks))
 
     third_rank = RANK_1 << np.uint64(16) if colour == WHITE else RANK_8 >> np.uint64(16)
-    pushes = _forward(bb[o + PAWN], colour) & ~occ
+    pushes = _forward(own_pawns, colour) & ~occ
     pushes |= _forward(pushes & third_rank, colour) & ~occ
     pushes &= ~enemy_pawn_attacks & (own_attacks | ~enemy_attacks)
-    targets = enemy & ~bb[them * 6 + PAWN]
+    targets = enemy & ~bb[make_piece(them, PAWN)]
     mg, eg = _add(ws, trace, mg, eg, THREAT_PAWN_PUSH, colour,
                   popcount(_sideways(_forward(pushes, colour)) & targets))
 
     ranks = WHITE_SPACE_RANKS if colour == WHITE else BLACK_SPACE_RANKS
     mg, eg = _add(ws, trace, mg, eg, SPACE, colour,
-                  popcount(CENTRE_FILES & ranks & ~bb[o + PAWN] & ~enemy_pawn_attacks))
+                  popcount(CENTRE_FILES & ranks & ~own_pawns & ~enemy_pawn_attacks))
     return mg, eg
 
 
 @kernel
 def _non_pawn_units(bb, colour):
-    o = colour * 6
-    return 3 * popcount(bb[o + KNIGHT] | bb[o + BISHOP]) + 5 * popcount(bb[o + ROOK]) \
-        + 9 * popcount(bb[o + QUEEN])
+    """Colour's knights, bishops, rooks and queens in pawn units (MATERIAL_UNITS: 3, 3, 5, 9)."""
+    units = 0
+    for kind in range(KNIGHT, KING):
+        units += MATERIAL_UNITS[kind] * popcount(bb[make_piece(colour, kind)])
+    return units
 
 
 @kernel
@@ -350,14 +357,15 @@ def _endgame_scale(bb, eg):
     weak = strong ^ 1
     strong_units = _non_pawn_units(bb, strong)
     weak_units = _non_pawn_units(bb, weak)
-    if not bb[strong * 6 + PAWN]:
+    if not bb[make_piece(strong, PAWN)]:
         if strong_units - weak_units <= 3:
             return 8        # a minor piece up or less without pawns: hardly ever a win
-        if strong_units == 6 and popcount(bb[strong * 6 + KNIGHT]) == 2 and weak_units == 0:
+        if strong_units == 6 and popcount(bb[make_piece(strong, KNIGHT)]) == 2 and weak_units == 0:
             return 4        # two knights cannot force mate
-    bishops = bb[BISHOP] | bb[6 + BISHOP]
-    if (strong_units == 3 and weak_units == 3 and popcount(bb[BISHOP]) == 1
-            and popcount(bb[6 + BISHOP]) == 1 and (bishops & LIGHT_SQUARES) and (bishops & DARK_SQUARES)):
+    white_bishops, black_bishops = bb[make_piece(WHITE, BISHOP)], bb[make_piece(BLACK, BISHOP)]
+    bishops = white_bishops | black_bishops
+    if (strong_units == 3 and weak_units == 3 and popcount(white_bishops) == 1
+            and popcount(black_bishops) == 1 and (bishops & LIGHT_SQUARES) and (bishops & DARK_SQUARES)):
         return 32           # opposite-coloured bishops
     return SCALE_NORMAL
 
@@ -379,19 +387,20 @@ def _mop_up(bb, eg):
     """Bonus (white's view) for driving a bare king to the edge, to the right corner with B+N."""
     strong = WHITE if eg > 0 else BLACK
     weak = strong ^ 1
-    if bb[BB_WHITE + weak] != bb[weak * 6 + KING]:
+    if bb[BB_WHITE + weak] != bb[make_piece(weak, KING)]:
         return 0
-    o = strong * 6
-    bishops, knights = popcount(bb[o + BISHOP]), popcount(bb[o + KNIGHT])
-    if not (bb[o + ROOK] | bb[o + QUEEN]) and not (bishops and knights) and bishops < 2:
+    bishops = popcount(bb[make_piece(strong, BISHOP)])
+    knights = popcount(bb[make_piece(strong, KNIGHT)])
+    if not (bb[make_piece(strong, ROOK)] | bb[make_piece(strong, QUEEN)]) and not (bishops and knights) \
+            and bishops < 2:
         return 0                            # no material that can force mate
     units = _non_pawn_units(bb, strong)
-    weak_king = lsb(bb[weak * 6 + KING])
-    strong_king = lsb(bb[strong * 6 + KING])
+    weak_king = lsb(bb[make_piece(weak, KING)])
+    strong_king = lsb(bb[make_piece(strong, KING)])
     kings_apart = abs((weak_king & 7) - (strong_king & 7)) + abs((weak_king >> 3) - (strong_king >> 3))
     bonus = 20 * _centre_distance(weak_king) + 5 * (14 - kings_apart)
     if units == 6 and bishops == 1 and knights == 1:
-        corners = (0, 63) if bb[o + BISHOP] & DARK_SQUARES else (7, 56)
+        corners = (0, 63) if bb[make_piece(strong, BISHOP)] & DARK_SQUARES else (7, 56)
         nearest = min(_distance(weak_king, corners[0]), _distance(weak_king, corners[1]))
         bonus += 30 * (7 - nearest)
     return bonus if strong == WHITE else -bonus
@@ -423,11 +432,11 @@ def evaluate(tab, pos, ws, trace):
         return score
     phase = 0
     for piece in range(KNIGHT, KING):
-        phase += PHASE_WEIGHTS[piece] * popcount(bb[piece] | bb[6 + piece])
+        phase += PHASE_WEIGHTS[piece] * popcount(bb[make_piece(WHITE, piece)] | bb[make_piece(BLACK, piece)])
     phase = min(phase, PHASE_MAX)
 
-    white_pawn_attacks = _sideways(_forward(bb[PAWN], WHITE))
-    black_pawn_attacks = _sideways(_forward(bb[6 + PAWN], BLACK))
+    white_pawn_attacks = _sideways(_forward(bb[make_piece(WHITE, PAWN)], WHITE))
+    black_pawn_attacks = _sideways(_forward(bb[make_piece(BLACK, PAWN)], BLACK))
     mg, eg, white_attacks, wn, wb, wr, wq = _pieces(ws, trace, tab, bb, WHITE, white_pawn_attacks,
                                                     black_pawn_attacks)
     mg2, eg2, black_attacks, bn, bbi, br, bq = _pieces(ws, trace, tab, bb, BLACK, black_pawn_attacks,
@@ -453,8 +462,8 @@ def evaluate(tab, pos, ws, trace):
     eg += eg2
 
     # Hanging pieces: attacked and not defended.
-    black_pieces = bb[BB_WHITE + BLACK] & ~bb[6 + PAWN] & ~bb[6 + KING]
-    white_pieces = bb[BB_WHITE + WHITE] & ~bb[PAWN] & ~bb[KING]
+    black_pieces = bb[BB_WHITE + BLACK] & ~bb[make_piece(BLACK, PAWN)] & ~bb[make_piece(BLACK, KING)]
+    white_pieces = bb[BB_WHITE + WHITE] & ~bb[make_piece(WHITE, PAWN)] & ~bb[make_piece(WHITE, KING)]
     mg, eg = _add(ws, trace, mg, eg, HANGING, WHITE, popcount(black_pieces & white_attacks & ~black_attacks))
     mg, eg = _add(ws, trace, mg, eg, HANGING, BLACK, popcount(white_pieces & black_attacks & ~white_attacks))
 

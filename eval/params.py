@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.defs import PIECE_TYPES
+
 WEIGHTS_FILE = Path(__file__).resolve().parent / "weights.json"
 
 _layout: list[tuple[str, int, int]] = []   # (name, offset, size)
@@ -24,8 +26,8 @@ def _block(name: str, size: int) -> int:
     return offset
 
 
-MATERIAL = _block("material", 6)              # by piece type, king unused
-PST = _block("pst", 6 * 64)                   # piece type * 64 + square, from white's side
+MATERIAL = _block("material", PIECE_TYPES)    # by piece type, king unused
+PST = _block("pst", PIECE_TYPES * 64)         # piece type * 64 + square, from white's side
 MOBILITY_KNIGHT = _block("mobility knight", 9)
 MOBILITY_BISHOP = _block("mobility bishop", 14)
 MOBILITY_ROOK = _block("mobility rook", 15)
@@ -45,8 +47,8 @@ KNIGHT_OUTPOST = _block("knight outpost", 1)
 KING_SHIELD = _block("king pawn shield", 3)   # shield pawn one rank ahead, two ranks ahead, open file
 KING_DANGER = _block("king danger", 32)       # by attack units on the king zone
 THREAT_BY_PAWN = _block("threat by pawn", 1)
-THREAT_BY_MINOR = _block("threat by minor", 6)    # by victim type
-THREAT_BY_ROOK = _block("threat by rook", 6)      # by victim type
+THREAT_BY_MINOR = _block("threat by minor", PIECE_TYPES)    # by victim type
+THREAT_BY_ROOK = _block("threat by rook", PIECE_TYPES)      # by victim type
 HANGING = _block("hanging piece", 1)
 TEMPO = _block("tempo", 1)
 SAFE_CHECK = _block("safe check", 4)          # by checking piece: knight, bishop, rook, queen

@@ -10,15 +10,15 @@ import numpy as np
 
 from engine.bits import ONE, lsb
 from engine.bitboard import bishop_attacks, rook_attacks
-from engine.defs import BB_ALL, BB_WHITE, BISHOP, KING, NO_PIECE, PAWN, QUEEN, ROOK, ST_BOARD, ST_SIDE
+from engine.defs import BB_ALL, BB_WHITE, BISHOP, BLACK, KING, PAWN, QUEEN, ROOK, ST_BOARD, ST_SIDE, WHITE
 from engine.kernel import kernel
 from engine.move import (CASTLE, EN_PASSANT, PROMO_QUEEN, from_to, is_promotion, move_flag, move_from,
                          move_to, promotion_type)
+from engine.piece import NO_TYPE, PIECE_VALUES, make_piece, piece_type
 from engine.position import attackers_to
-from search.workspace import (PIECE_SQUARES, WS_CAPTURE_HISTORY, WS_CONT_HISTORY, WS_HISTORY, WS_MOVES,
-                              WS_SCORES)
+from search.workspace import (CAPTURED_TYPES, PIECE_SQUARES, WS_CAPTURE_HISTORY, WS_CONT_HISTORY, WS_HISTORY,
+                              WS_MOVES, WS_SCORES)
 
-SEE_VALUES = np.array([100, 300, 300, 500, 900, 20000, 0], dtype=np.int64)  # by type; index 6 = none
 SCORE_SHIFT = WS_SCORES - WS_MOVES   # a move's ordering key sits this far after the move
 
 SCORE_TT = 1 << 40
@@ -30,25 +30,20 @@ CAPTURE_HISTORY_DIVISOR = 4   # capture history (within +-HISTORY_MAX) weighs ag
 
 
 @kernel
-def piece_type(piece):
-    return piece % 6 if piece != NO_PIECE else 6
-
-
-@kernel
 def captured_type(pos, move):
-    """Type of the piece a move captures (PAWN for en passant), or 6 when it captures nothing."""
+    """Type of the piece a move captures (PAWN for en passant), or NO_TYPE when it captures nothing."""
     flag = move_flag(move)
     if flag == EN_PASSANT:
         return PAWN
     if flag == CASTLE:
-        return 6
+        return NO_TYPE
     return piece_type(pos[1][ST_BOARD + move_to(move)])
 
 
 @kernel
 def is_noisy(pos, move):
     """Captures and promotions: what quiescence searches and history does not score."""
-    return is_promotion(move) or captured_type(pos, move) != 6
+    return is_promotion(move) or captured_type(pos, move) != NO_TYPE
 
 
 @kernel
@@ -60,21 +55,22 @@ def see_ge(tab, pos, move, threshold):
     if flag == CASTLE:
         return threshold <= 0
     frm, to = move_from(move), move_to(move)
-    gain = SEE_VALUES[captured_type(pos, move)] - threshold
+    gain = PIECE_VALUES[captured_type(pos, move)] - threshold
     if is_promotion(move):
-        gain += SEE_VALUES[promotion_type(move)] - SEE_VALUES[PAWN]
+        gain += PIECE_VALUES[promotion_type(move)] - PIECE_VALUES[PAWN]
     if gain < 0:
         return False
     mover = promotion_type(move) if is_promotion(move) else piece_type(st[ST_BOARD + frm])
-    gain = SEE_VALUES[mover] - gain
+    gain = PIECE_VALUES[mover] - gain
     if gain <= 0:
         return True
     occ = bb[BB_ALL] ^ (ONE << np.uint64(frm)) ^ (ONE << np.uint64(to))
     if flag == EN_PASSANT:
         occ ^= ONE << np.uint64(to ^ 8)
     attackers = attackers_to(tab, bb, to, occ) & occ
-    diagonal = bb[BISHOP] | bb[6 + BISHOP] | bb[QUEEN] | bb[6 + QUEEN]
-    straight = bb[ROOK] | bb[6 + ROOK] | bb[QUEEN] | bb[6 + QUEEN]
+    queens = bb[make_piece(WHITE, QUEEN)] | bb[make_piece(BLACK, QUEEN)]
+    diagonal = bb[make_piece(WHITE, BISHOP)] | bb[make_piece(BLACK, BISHOP)] | queens
+    straight = bb[make_piece(WHITE, ROOK)] | bb[make_piece(BLACK, ROOK)] | queens
     side = st[ST_SIDE]
     result = 1
     while True:
@@ -84,18 +80,17 @@ def see_ge(tab, pos, move, threshold):
         if not mine:
             break
         result ^= 1
-        o = side * 6
-        kind = PAWN
-        while kind < KING and not (mine & bb[o + kind]):   # the least valuable attacker recaptures
+        kind = PAWN         # the least valuable attacker recaptures
+        while kind < KING and not (mine & bb[make_piece(side, kind)]):
             kind += 1
         if kind == KING:    # only the king is left: it may capture only if the square is not defended
             if attackers & ~bb[BB_WHITE + side]:
                 result ^= 1
             break
-        gain = SEE_VALUES[kind] - gain
+        gain = PIECE_VALUES[kind] - gain
         if gain < result:
             break
-        occ ^= ONE << np.uint64(lsb(mine & bb[o + kind]))
+        occ ^= ONE << np.uint64(lsb(mine & bb[make_piece(side, kind)]))
         if kind == PAWN or kind == BISHOP or kind == QUEEN:    # x-rays behind it join in
             attackers |= bishop_attacks(tab, to, occ) & diagonal
         if kind == ROOK or kind == QUEEN:
@@ -125,7 +120,7 @@ def continuation_row(pos, move):
 @kernel
 def capture_slot(pos, move):
     """Where the capture history of a capture or promotion (by piece, target, captured type) is."""
-    return WS_CAPTURE_HISTORY + piece_square(pos, move) * 8 + captured_type(pos, move)
+    return WS_CAPTURE_HISTORY + piece_square(pos, move) * CAPTURED_TYPES + captured_type(pos, move)
 
 
 @kernel
@@ -163,11 +158,11 @@ def score_moves(tab, pos, ws, start, end, tt_move, killer1, killer2, counter, co
             continue
         flag = move_flag(move)
         victim = captured_type(pos, move)
-        if victim != 6 or flag == PROMO_QUEEN:
+        if victim != NO_TYPE or flag == PROMO_QUEEN:
             attacker = piece_type(st[ST_BOARD + move_from(move)])
-            victim_value = SEE_VALUES[victim] + (SEE_VALUES[QUEEN] if flag == PROMO_QUEEN else 0)
+            victim_value = PIECE_VALUES[victim] + (PIECE_VALUES[QUEEN] if flag == PROMO_QUEEN else 0)
             mvv_lva = 16 * victim_value - attacker + ws[capture_slot(pos, move)] // CAPTURE_HISTORY_DIVISOR
-            if SEE_VALUES[victim] >= SEE_VALUES[attacker] or see_ge(tab, pos, move, 0):
+            if PIECE_VALUES[victim] >= PIECE_VALUES[attacker] or see_ge(tab, pos, move, 0):
                 ws[i + SCORE_SHIFT] = SCORE_GOOD_CAPTURE + mvv_lva
             else:
                 ws[i + SCORE_SHIFT] = SCORE_BAD_CAPTURE + mvv_lva

@@ -19,14 +19,15 @@ from engine.draw import fifty_move_counter_expired, insufficient_material, repet
 from engine.kernel import kernel, threaded_kernel
 from engine.move import NULL_MOVE, is_promotion, move_to
 from engine.movegen import ALL, COUNT, NOISY, QUIET, generate, is_legal
+from engine.piece import PIECE_VALUES, make_piece
 from engine.position import (current_key, gives_check, in_check, last_move, make_move, make_null, piece_on,
                              unmake_move, unmake_null)
 from eval.evaluate import W_NNUE, W_PAWN_CACHE, evaluate
 from eval.nnue import R_ON, pop, push
 from eval.nnue import start as start_network
-from search.movepick import (SCORE_COUNTER, SCORE_SHIFT, SCORE_TT, SEE_VALUES, capture_slot, captured_type,
-                             continuation_row, history_slot, is_noisy, pick_next, piece_square, quiet_history,
-                             score_moves, score_quiets, see_ge)
+from search.movepick import (SCORE_COUNTER, SCORE_SHIFT, SCORE_TT, capture_slot, captured_type, continuation_row,
+                             history_slot, is_noisy, pick_next, piece_square, quiet_history, score_moves,
+                             score_quiets, see_ge)
 from search.tablebase import TB_UNKNOWN, probe_wdl
 from search.tt import (BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, from_tt, prefetch_bucket, probe,
                        store, to_tt)
@@ -40,32 +41,32 @@ from search.workspace import (CAPTURES_PER_PLY, CTL_CURRMOVE, CTL_CURRMOVE_NUMBE
 HISTORY_MAX = 16384
 STAGE_HASH, STAGE_NOISY, STAGE_QUIET, STAGE_PICK = 0, 1, 2, 3   # move-loop stages (Step 9)
 
-# Selectivity margins and limits, one name each. The Elo is what the whole feature is worth,
-# measured by switching it off (README, Strength: "feature removed"; 95% error bars).
-RFP_MAX_DEPTH = 7            # reverse futility pruning: +43 +- 30 (2+0.02, 300 games)
+# Selectivity margins and limits, one name each. What each feature was worth when it was
+# measured is recorded with the change that measured it (CHANGELOG.md), not here.
+RFP_MAX_DEPTH = 7            # reverse futility pruning: far above beta, a quiet move will hold it
 RFP_MARGIN = 80              # ... per ply of depth (one ply less when improving)
-NMP_MIN_DEPTH = 3            # null-move pruning: +23 +- 21 (6+0.06, 400 games)
-NMP_BASE_REDUCTION = 3       # ... R = 3 + depth/4 + min((eval-beta)/200, 3); 4 + depth/3 measured +0 +- 27
+NMP_MIN_DEPTH = 3            # null-move pruning: if passing still fails high, a real move will too
+NMP_BASE_REDUCTION = 3       # ... R = 3 + depth/4 + min((eval-beta)/200, 3)
 NMP_DEPTH_DIVISOR = 4
 NMP_EVAL_DIVISOR = 200
-RAZOR_MAX_DEPTH = 2          # razoring (not measured alone)
+RAZOR_MAX_DEPTH = 2          # razoring: hopeless at depth 1-2 unless a capture rescues it
 RAZOR_MARGIN = 250           # ... per ply of depth
-IIR_MIN_DEPTH = 4            # internal iterative reduction (not measured alone)
+IIR_MIN_DEPTH = 4            # internal iterative reduction: without a table move the node is probably new
 LMP_MAX_DEPTH = 8            # late move pruning: quiet moves after (3 + depth^2) / (2 unless improving)
 LMP_BASE = 3
-FUTILITY_MAX_DEPTH = 8       # futility pruning at the move's reduced depth: +11 +- 21 (pooled)
-FUTILITY_BASE = 80           # ... static eval + 80 + 70 * lmr_depth <= alpha; +23 +- 25 against
-FUTILITY_PER_DEPTH = 70      #     the older rule eval + 100 + 100 * depth
+FUTILITY_MAX_DEPTH = 8       # futility pruning at the depth the move gets after its reduction:
+FUTILITY_BASE = 80           # ... static eval + 80 + 70 * lmr_depth <= alpha skips it and every
+FUTILITY_PER_DEPTH = 70      #     later quiet move
 FUTILITY_HISTORY_GUARD = 6000  # ... a quiet move with at least this much history is searched
-SEE_PRUNE_MAX_DEPTH = 8      # SEE pruning: quiet moves losing more than 25 * depth^2 (not measured)
+SEE_PRUNE_MAX_DEPTH = 8      # SEE pruning: quiet moves losing more than 25 * depth^2
 SEE_QUIET_MARGIN = 25
 SEE_NOISY_MARGIN = 100       # ... and of losing captures below -100 * depth
-LMR_MIN_DEPTH = 3            # late move reductions: +241 +- 70 (5+0.05, 60 games)
+LMR_MIN_DEPTH = 3            # late move reductions: later moves searched shallower first
 LMR_HISTORY_DIVISOR = 8000   # ... one ply less per this much history (butterfly + continuation)
 HISTORY_PRUNE_MAX_DEPTH = 4  # history pruning: a quiet move whose history is below -4000 * depth
 HISTORY_PRUNE_MARGIN = 4000
-CHECK_EXTENSION_MAX_PLY = 2 * MAX_PLY // 3   # check extension: +16 +- 27 (2+0.02, 300 games)
-QS_DELTA_MARGIN = 200        # quiescence delta pruning (not measured alone)
+CHECK_EXTENSION_MAX_PLY = 2 * MAX_PLY // 3   # check extension: a checking move a ply deeper, up to here
+QS_DELTA_MARGIN = 200        # quiescence delta pruning: even winning the piece cannot lift us to alpha
 
 STOP = WS_CTL + CTL_STOP
 NODES = WS_CTL + CTL_NODES
@@ -95,8 +96,7 @@ def _stopped(ws):
 def _has_pieces(pos):
     """Does the side to move have anything besides king and pawns (null move is unsafe if not)?"""
     bb, side = pos[0], pos[1][ST_SIDE]
-    o = side * 6
-    return bb[BB_WHITE + side] != (bb[o + KING] | bb[o + PAWN])
+    return bb[BB_WHITE + side] != (bb[make_piece(side, KING)] | bb[make_piece(side, PAWN)])
 
 
 @kernel
@@ -197,7 +197,7 @@ def qsearch(tab, pos, ws, tt, alpha, beta, ply):
         if not checked:
             # Delta pruning: even winning the captured piece cannot lift us to alpha.
             if not is_promotion(move) \
-                    and stand_pat + SEE_VALUES[captured_type(pos, move)] + QS_DELTA_MARGIN <= alpha:
+                    and stand_pat + PIECE_VALUES[captured_type(pos, move)] + QS_DELTA_MARGIN <= alpha:
                 continue
             # Captures that lose material (ordered last by their exchange value) and
             # under-promotions are not worth looking at here.

@@ -18,11 +18,14 @@ import chess.syzygy
 import numpy as np
 from numba import objmode
 
-from engine.defs import NO_PIECE, ST_BOARD, ST_EP, ST_SIDE, WHITE
+from engine.defs import NO_PIECE, PIECES, ST_BOARD, ST_EP, ST_SIDE, WHITE
 from engine.kernel import kernel
+from engine.piece import piece_colour, piece_type
 
 MAX_PIECES = 7
 TB_UNKNOWN = -1000           # probe_wdl: the position is not in the tables
+# python-chess's piece of each piece code (its piece types count from PAWN = 1)
+CHESS_PIECES = [chess.Piece(piece_type(code) + 1, piece_colour(code) == WHITE) for code in range(PIECES)]
 
 
 class TablebaseError(ValueError):
@@ -125,7 +128,7 @@ def board_of_arrays(st: np.ndarray) -> chess.Board:
     board = chess.Board(None)
     for square, code in enumerate(st[ST_BOARD:ST_BOARD + 64].tolist()):
         if code != NO_PIECE:
-            board.set_piece_at(square, chess.Piece(code % 6 + 1, code < 6))
+            board.set_piece_at(square, CHESS_PIECES[code])
     board.turn = int(st[ST_SIDE]) == WHITE
     board.ep_square = int(st[ST_EP]) if st[ST_EP] >= 0 else None
     return board

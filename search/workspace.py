@@ -10,14 +10,16 @@ import math
 
 import numpy as np
 
-from engine.defs import MAX_MOVES, MAX_PLY
+from engine.defs import MAX_MOVES, MAX_PLY, NO_PIECE, PIECES
 from eval.evaluate import EVAL_REGION, W_NOISE, W_PAWN_CACHE, W_WEIGHTS
 from eval.params import N_PARAMS, weights
 
 PLIES = MAX_PLY + 4
 QUIETS_PER_PLY = 64
 CAPTURES_PER_PLY = 32
-PIECE_SQUARES = 12 * 64      # a move's piece and target square, piece * 64 + to: continuation history's index
+PIECE_SQUARES = PIECES * 64  # a move's piece and target square, piece * 64 + to: continuation history's index
+COUNTER_SLOTS = (NO_PIECE + 1) * 64   # the previous move's piece (NO_PIECE too) and target square
+CAPTURED_TYPES = 8           # capture history's captured types, PAWN..NO_TYPE (a promotion's), rounded up
 
 # ctl slots (at WS_CTL)
 CTL_STOP = 0            # set to 1 (by anyone) to end the search as soon as possible
@@ -53,9 +55,9 @@ WS_MOVES = _region("moves", PLIES * MAX_MOVES)          # one move list per ply
 WS_SCORES = _region("scores", PLIES * MAX_MOVES)        # their ordering keys
 WS_KILLERS = _region("killers", PLIES * 2)
 WS_HISTORY = _region("history", 2 * 64 * 64)            # [side][from][to]
-WS_COUNTERS = _region("counters", 13 * 64)              # [piece * 64 + to] of the previous move
+WS_COUNTERS = _region("counters", COUNTER_SLOTS)        # [piece * 64 + to] of the previous move
 WS_CONT_HISTORY = _region("continuation history", PIECE_SQUARES * PIECE_SQUARES)   # [earlier move][move]
-WS_CAPTURE_HISTORY = _region("capture history", PIECE_SQUARES * 8)  # [piece * 64 + to][captured type]
+WS_CAPTURE_HISTORY = _region("capture history", PIECE_SQUARES * CAPTURED_TYPES)  # [piece * 64 + to][type]
 WS_CONT_ROWS = _region("continuation rows", PLIES)      # per ply: the row of the move made there, -1 none
 WS_CAPTURES = _region("captures tried", PLIES * CAPTURES_PER_PLY)
 WS_PV = _region("pv", PLIES * PLIES)                    # triangular PV table
@@ -96,9 +98,9 @@ def clear_heuristics(ws: np.ndarray) -> None:
     """Forget killers, countermoves and every history (a new game)."""
     ws[WS_KILLERS:WS_KILLERS + PLIES * 2] = 0
     ws[WS_HISTORY:WS_HISTORY + 2 * 64 * 64] = 0
-    ws[WS_COUNTERS:WS_COUNTERS + 13 * 64] = 0
+    ws[WS_COUNTERS:WS_COUNTERS + COUNTER_SLOTS] = 0
     ws[WS_CONT_HISTORY:WS_CONT_HISTORY + PIECE_SQUARES * PIECE_SQUARES] = 0
-    ws[WS_CAPTURE_HISTORY:WS_CAPTURE_HISTORY + PIECE_SQUARES * 8] = 0
+    ws[WS_CAPTURE_HISTORY:WS_CAPTURE_HISTORY + PIECE_SQUARES * CAPTURED_TYPES] = 0
 
 
 def ctl_view(ws: np.ndarray) -> np.ndarray:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.cachedir import ROOT, compiled_sources, project_modules
+from engine.cachedir import ROOT, _imports, compiled_sources, project_modules
 
 ALLOWED = {                         # package -> the packages its modules may import
     "engine": {"engine"},
@@ -109,6 +109,13 @@ def test_numba_cache_key_covers_every_kernel_module_and_its_imports():
     keyed = set(compiled_sources())
     missing = sorted(str(modules[name].relative_to(ROOT)) for name in needed if modules[name] not in keyed)
     assert not missing, f"the numba cache key misses {missing}"
+
+
+def test_numba_cache_key_reads_each_import_line():
+    """An import without parentheses ends with its line: it must not swallow the next import."""
+    text = ("from engine.bits import ONE\nfrom engine.magics import ROOK_MAGICS\n"
+            "from engine.move import (\n    encode,\n)\n")
+    assert _imports(text, project_modules()) == {"engine.bits", "engine.magics", "engine.move"}
 
 
 def test_numba_cache_key_leaves_out_the_front_ends_and_the_tuned_weights():
