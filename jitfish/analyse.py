@@ -24,10 +24,9 @@ import chess.engine
 import chess.pgn
 
 from engine.board import Board, IllegalMoveError
-from engine.defs import MAX_PLY
 from engine.fen import FenError
 from engine.move import move_to_uci
-from jitfish.options import MAX_HASH_MB
+from jitfish.options import usable_hash_mb
 from jitfish.progress import ProgressBar, clock_text
 from search.timeman import Limits
 from jitfish.uci import ENGINE_NAME
@@ -44,7 +43,6 @@ JUDGEMENTS = ((BLUNDER_CP, chess.pgn.NAG_BLUNDER, "Blunder"),
               (MISTAKE_CP, chess.pgn.NAG_MISTAKE, "Mistake"),
               (INACCURACY_CP, chess.pgn.NAG_DUBIOUS_MOVE, "Inaccuracy"))
 MOVE_QUALITY_NAGS = frozenset(range(1, 7))       # ! ? !! ?? !? ?!: a move has only one of them
-MAX_DEPTH = MAX_PLY - 4                           # the deepest the driver iterates
 PV_PLIES = 12                                     # longest variation written for a better move
 DEFAULT_NODES = 1_000_000                         # about a second a move on the development machine
 EXIT_ERROR, EXIT_INTERRUPTED = 2, 130
@@ -248,7 +246,7 @@ class Analyser:
 
         def work() -> None:
             try:
-                outcome["result"] = searcher.run(board, self.limits, lambda line: None)
+                outcome["result"] = searcher.run(board, self.limits)
             except BaseException as exc:  # handed to the main thread below
                 outcome["error"] = exc
 
@@ -373,19 +371,13 @@ def add_line(parent: chess.pgn.GameNode, position: chess.Board, moves: list[int]
 
 
 def limits_from(args) -> Limits:
-    """The search limit per position from --depth / --time / --nodes (default DEFAULT_NODES)."""
+    """The search limit per position from --depth / --time / --nodes (default DEFAULT_NODES),
+    which jitfish.cli has checked."""
     if args.depth is not None:
-        if not 1 <= args.depth <= MAX_DEPTH:
-            raise AnalyseError(f"--depth must be within 1..{MAX_DEPTH}")
         return Limits(depth=args.depth)
     if args.time is not None:
-        if not args.time > 0:
-            raise AnalyseError("--time must be a positive number of seconds")
         return Limits(movetime=max(1, round(args.time * 1000)))
-    nodes = DEFAULT_NODES if args.nodes is None else args.nodes
-    if nodes < 1:
-        raise AnalyseError("--nodes must be positive")
-    return Limits(nodes=nodes)
+    return Limits(nodes=DEFAULT_NODES if args.nodes is None else args.nodes)
 
 
 def output_path(args) -> str | None:
@@ -431,12 +423,11 @@ def annotated_games(games: list[tuple[int, chess.pgn.Game]], limits: Limits, has
 
 def run(args, stderr: TextIO) -> int:
     """The `jitfish analyse` command; returns the exit status. Everything is checked before the
-    first search, and the games are written as they are done."""
+    first search (the numbers by jitfish.cli), and the games are written as they are done."""
     limits = limits_from(args)
-    if args.game < 1:
-        raise AnalyseError("--game counts from 1")
-    if not 1 <= args.hash <= MAX_HASH_MB:
-        raise AnalyseError(f"--hash must be within 1..{MAX_HASH_MB} MB")
+    hash_mb, note = usable_hash_mb(args.hash)
+    if note and not args.quiet:
+        print(f"note: {note}", file=stderr)
     games, count = load_games(args.pgn, None if args.all else args.game)
     for number, game in games:
         check_game(number, game)
@@ -453,7 +444,7 @@ def run(args, stderr: TextIO) -> int:
     started = time.monotonic()
     written = 0
     try:
-        for game in annotated_games(games, limits, args.hash, bar):
+        for game in annotated_games(games, limits, hash_mb, bar):
             if out is sys.stdout:
                 bar.clear()           # the PGN may go to the terminal the bar is on
             out.write(str(game) + "\n\n")

@@ -68,8 +68,18 @@ def perft_bench() -> tuple[int, float]:
 
 def search_bench(depth: int = BENCH_DEPTH, hash_mb: int = 16,
                  out: Callable[[str], None] = print, threads: int = 1) -> tuple[int, float]:
-    """Search every bench position to `depth` from a cleared state; the total node count is a
-    deterministic signature of the search and evaluation. Returns (nodes, seconds)."""
+    """Search every bench position to `depth` from a cleared state, a line each, then the totals;
+    the total node count is a deterministic signature of the search and evaluation. Returns
+    (nodes, seconds)."""
+    nodes, seconds = search_positions(depth, hash_mb, out, threads)
+    for line in bench_summary(nodes, seconds):
+        out(line)
+    return nodes, seconds
+
+
+def search_positions(depth: int = BENCH_DEPTH, hash_mb: int = 16,
+                     out: Callable[[str], None] = print, threads: int = 1) -> tuple[int, float]:
+    """The bench's searches, a line each (search_bench without the totals): (nodes, seconds)."""
     from engine.board import Board
     from search.timeman import Limits
     from search.driver import Searcher
@@ -83,14 +93,18 @@ def search_bench(depth: int = BENCH_DEPTH, hash_mb: int = 16,
         searcher.clear()
         searcher.prepare()
         start = time.perf_counter()
-        result = searcher.run(board, Limits(depth=depth), lambda line: None)
+        result = searcher.run(board, Limits(depth=depth))
         elapsed = time.perf_counter() - start
         total_nodes += result.nodes
         total_time += elapsed
         out(f"position {i:2d}/{len(BENCH_POSITIONS)} {result.nodes:>9d} nodes {elapsed:6.2f} s "
             f"bestmove {board.uci(result.best)}")
-    out("===========================")
-    out(f"Total time (ms) : {int(total_time * 1000)}")
-    out(f"Nodes searched  : {total_nodes}")
-    out(f"Nodes/second    : {int(total_nodes / max(total_time, 1e-9))}")
     return total_nodes, total_time
+
+
+def bench_summary(nodes: int, seconds: float) -> list[str]:
+    """The lines that close a search bench: the time, the node signature and the speed."""
+    return ["===========================",
+            f"Total time (ms) : {int(seconds * 1000)}",
+            f"Nodes searched  : {nodes}",
+            f"Nodes/second    : {int(nodes / max(seconds, 1e-9))}"]

@@ -2,12 +2,77 @@
 the terminal or in the browser, and the analysis of PGN games.
 
 Heavy modules are imported inside the subcommands so that plain `jitfish` answers `uci` at once.
+Every number is checked against the range the UCI loop uses for it (jitfish.ranges) before
+anything runs: a bad one is one `error: ...` line on stderr and exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
+from typing import Callable, NoReturn
+
+from jitfish import ranges
+from jitfish.ranges import Range
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """A command line that cannot be run; the message is the error line."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that reports a bad command line as one line (argparse prints the usage first)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def whole_number(allowed: Range) -> Callable[[str], int]:
+    """An argparse type: a whole number within `allowed`."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number, not {_quote(text)}") from None
+        if value not in allowed:
+            raise argparse.ArgumentTypeError(f"must be {allowed}, not {_short(str(value))}")
+        return value
+    return parse
+
+
+def seconds(allowed_ms: Range) -> Callable[[str], float]:
+    """An argparse type: a time in seconds, whose milliseconds are within `allowed_ms`."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"must be a number of seconds, not {_quote(text)}")
+        if value * 1000 < allowed_ms.low:
+            raise argparse.ArgumentTypeError(f"must be {allowed_ms.low / 1000:g} seconds or more, "
+                                             f"not {_quote(text)}")
+        if value * 1000 > allowed_ms.high:
+            raise argparse.ArgumentTypeError(f"must be {allowed_ms.high // 1000} seconds at most, "
+                                             f"not {_quote(text)}")
+        return value
+    return parse
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
+def _quote(text: str) -> str:
+    return repr(_short(text))
+
+
+def _note(text: str | None) -> None:
+    if text:
+        print(f"note: {text}", file=sys.stderr)
 
 
 def _perft(args: argparse.Namespace) -> int:
@@ -23,15 +88,15 @@ def _perft(args: argparse.Namespace) -> int:
             return 1 if run_suite(args.suite, max_depth=args.depth, chess960=args.chess960) else 0
         except (OSError, ValueError) as exc:
             print(f"error: {exc}", file=sys.stderr)
-            return 2
-    if args.depth is None or args.depth < 1:
-        print("error: give a depth of at least 1 (jitfish perft DEPTH)", file=sys.stderr)
-        return 2
+            return EXIT_USAGE
+    if args.depth is None:
+        print("error: give a depth (jitfish perft DEPTH)", file=sys.stderr)
+        return EXIT_USAGE
     try:
         board = Board(args.fen, chess960=args.chess960)
     except FenError as exc:
         print(f"error: invalid FEN: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     start = time.perf_counter()
     if args.divide:
         total = 0
@@ -49,14 +114,20 @@ def _perft(args: argparse.Namespace) -> int:
 
 def _bench(args: argparse.Namespace) -> int:
     from jitfish.bench import perft_bench, search_bench
+    from jitfish.options import usable_hash_mb, usable_threads
 
-    if args.threads < 1:
-        print("error: --threads needs at least 1", file=sys.stderr)
-        return 2
     if args.perft:
         perft_bench()
-    else:
-        search_bench(args.depth, args.hash, threads=args.threads)
+        return 0
+    hash_mb, note = usable_hash_mb(args.hash)
+    _note(note)
+    threads, note = usable_threads(args.threads)
+    _note(note)
+    try:
+        search_bench(args.depth, hash_mb, threads=threads)
+    except MemoryError:
+        print(f"error: not enough memory for a {hash_mb} MB table and {threads} threads", file=sys.stderr)
+        return EXIT_USAGE
     return 0
 
 
@@ -81,12 +152,14 @@ def _web(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from jitfish.bench import BENCH_DEPTH
     from engine.fen import STARTING_FEN
+    from search.levels import FULL_STRENGTH_ELO
 
-    parser = argparse.ArgumentParser(prog="jitfish", description="Jitfish UCI chess engine. "
-                                     "Without a subcommand it speaks UCI on stdin/stdout.")
+    parser = Parser(prog="jitfish", description="Jitfish UCI chess engine. "
+                    "Without a subcommand it speaks UCI on stdin/stdout.")
     sub = parser.add_subparsers(dest="command")
     perft = sub.add_parser("perft", help="count the leaves of the legal-move tree")
-    perft.add_argument("depth", nargs="?", type=int, help="depth in plies")
+    perft.add_argument("depth", nargs="?", type=whole_number(ranges.PERFT_DEPTH),
+                       help=f"depth in plies, {ranges.PERFT_DEPTH} (with --suite: the deepest count checked)")
     perft.add_argument("--fen", default=STARTING_FEN, help="position (default: the start position)")
     perft.add_argument("--divide", action="store_true", help="print the count under each root move")
     perft.add_argument("--chess960", action="store_true", help="Chess960 castling rules and notation")
@@ -94,19 +167,27 @@ def build_parser() -> argparse.ArgumentParser:
     perft.set_defaults(run=_perft)
     bench = sub.add_parser("bench", help="performance benchmark")
     bench.add_argument("--perft", action="store_true", help="move-generation speed (perft nodes/s)")
-    bench.add_argument("--depth", type=int, default=BENCH_DEPTH, help=f"search depth (default {BENCH_DEPTH})")
-    bench.add_argument("--hash", type=int, default=16, help="transposition table MB (default 16)")
-    bench.add_argument("--threads", type=int, default=1,
-                       help="search threads (default 1; above 1 the node count varies from run to run)")
+    bench.add_argument("--depth", type=whole_number(ranges.BENCH_DEPTH), default=BENCH_DEPTH,
+                       help=f"search depth {ranges.BENCH_DEPTH} (default {BENCH_DEPTH})")
+    bench.add_argument("--hash", type=whole_number(ranges.HASH_MB), default=16,
+                       help="transposition table MB (default 16; at most what the memory allows)")
+    bench.add_argument("--threads", type=whole_number(ranges.THREADS), default=1,
+                       help="search threads (default 1, at most one per core; above 1 the node count "
+                            "varies from run to run)")
     bench.set_defaults(run=_bench)
     play = sub.add_parser("play", help="play a game against the engine in the terminal")
-    play.add_argument("--level", type=int, help="Skill Level 0..20 (20 = full strength, the default)")
-    play.add_argument("--elo", type=int, help="play at this Elo instead (400 up to full strength)")
+    play.add_argument("--level", type=whole_number(ranges.SKILL_LEVEL),
+                      help=f"Skill Level {ranges.SKILL_LEVEL} ({ranges.SKILL_LEVEL.high} = full strength, "
+                           "the default)")
+    play.add_argument("--elo", type=whole_number(ranges.ELO),
+                      help=f"play at this Elo instead ({ranges.ELO}; full strength from {FULL_STRENGTH_ELO})")
     play.add_argument("--color", choices=["white", "black", "random"], default="white", help="your colour")
     play.add_argument("--fen", default=STARTING_FEN, help="start from this position")
-    play.add_argument("--time", type=float, default=2.0, help="the engine's most seconds per move (default 2)")
+    play.add_argument("--time", type=seconds(ranges.TIME_MS), default=2.0,
+                      help="the engine's most seconds per move (default 2)")
     play.add_argument("--pgn", help="save the game here (default: jitfish-game-<date>-<time>.pgn)")
-    play.add_argument("--seed", type=int, default=0, help="fixes the level's choices (default: new each game)")
+    play.add_argument("--seed", type=whole_number(ranges.RANDOM_SEED), default=0,
+                      help=f"{ranges.RANDOM_SEED}: fixes the level's choices (default 0: new each game)")
     play.set_defaults(run=_play)
     analyse = sub.add_parser("analyse", aliases=["analyze"],
                              help="annotate PGN games with evaluations, mistakes and better moves")
@@ -115,19 +196,23 @@ def build_parser() -> argparse.ArgumentParser:
                          help="where to write the annotated PGN (default: GAME-analysed.pgn beside the "
                               "input; - for stdout)")
     limit = analyse.add_mutually_exclusive_group()
-    limit.add_argument("--depth", type=int, help="search each position to this depth")
-    limit.add_argument("--time", type=float, metavar="SECONDS", help="search each position this long")
-    limit.add_argument("--nodes", type=int, help="search each position this many nodes (default 1000000)")
+    limit.add_argument("--depth", type=whole_number(ranges.SEARCH_DEPTH),
+                       help=f"search each position to this depth ({ranges.SEARCH_DEPTH})")
+    limit.add_argument("--time", type=seconds(ranges.TIME_MS), metavar="SECONDS",
+                       help="search each position this long")
+    limit.add_argument("--nodes", type=whole_number(ranges.NODES),
+                       help="search each position this many nodes (default 1000000)")
     which = analyse.add_mutually_exclusive_group()
-    which.add_argument("--game", type=int, default=1, metavar="K", help="analyse the K-th game of the file "
-                       "(default 1)")
+    which.add_argument("--game", type=whole_number(ranges.GAME_NUMBER), default=1, metavar="K",
+                       help="analyse the K-th game of the file (default 1)")
     which.add_argument("--all", action="store_true", help="analyse every game of the file")
-    analyse.add_argument("--hash", type=int, default=64, metavar="MB", help="transposition table MB (default 64)")
+    analyse.add_argument("--hash", type=whole_number(ranges.HASH_MB), default=64, metavar="MB",
+                         help="transposition table MB (default 64; at most what the memory allows)")
     analyse.add_argument("-q", "--quiet", action="store_true", help="no progress bar or messages on stderr "
                          "(errors still go there)")
     analyse.set_defaults(run=_analyse)
     web = sub.add_parser("web", help="play in the browser against the engine or a friend (a local web page)")
-    web.add_argument("--port", type=int, default=None,
+    web.add_argument("--port", type=whole_number(ranges.PORT), default=None,
                      help="port to listen on (default 8960, or any free one if that is taken; 0: any free port)")
     web.add_argument("--host", default="127.0.0.1",
                      help="address to listen on (default 127.0.0.1, this computer only; others print a warning)")
@@ -143,7 +228,11 @@ def main(argv: list[str] | None = None) -> int:
         from jitfish.uci import main as uci_main
         uci_main()
         return 0
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     return args.run(args)
 
 

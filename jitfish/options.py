@@ -1,11 +1,11 @@
 """UCI options: their declaration (what `uci` advertises), validation of `setoption` values, and
 what the machine can give the options that take resources (cores for Threads, memory for Hash).
 
-Threads and Hash advertise the ranges engines publish (Stockfish: up to 1024 and 33554432), so
-that a configuration written for another machine or engine is never refused by a client that
-checks ranges (python-chess does); the UCI loop clamps them at run time to `usable_cores()` and
-`hash_limit_mb()`. Kept free of numba imports so that `uci` can be answered before the heavy
-initialisation.
+The ranges are jitfish.ranges', which the command line shares. Threads and Hash advertise wide
+ones, so that a client that checks ranges (python-chess does) never refuses a configuration
+written for another machine; the UCI loop and the command line clamp them at run time
+(`usable_threads()`, `usable_hash_mb()`). Kept free of numba imports so that `uci` can be
+answered before the heavy initialisation.
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from search.levels import MIN_ELO, SKILL_LEVELS
+from jitfish import ranges
+from jitfish.ranges import Range
+from search.levels import SKILL_LEVELS
 
 
 @dataclass(frozen=True)
@@ -22,8 +24,7 @@ class Option:
     name: str
     kind: str                      # "check", "spin", "combo", "button" or "string"
     default: object = None
-    minimum: int | None = None
-    maximum: int | None = None
+    allowed: Range | None = None   # a spin's values
     choices: tuple[str, ...] = ()
 
     def uci_line(self) -> str:
@@ -37,7 +38,7 @@ class Option:
             default = "<empty>"
         text += f" default {default}"
         if self.kind == "spin":
-            text += f" min {self.minimum} max {self.maximum}"
+            text += f" min {self.allowed.low} max {self.allowed.high}"
         for choice in self.choices:
             text += f" var {choice}"
         return text
@@ -59,9 +60,8 @@ class Option:
                 number = int(value)
             except ValueError:
                 raise ValueError(f"option {self.name} takes a whole number, not {value!r}") from None
-            if not self.minimum <= number <= self.maximum:
-                raise ValueError(f"option {self.name} value {number} is outside "
-                                 f"{self.minimum}..{self.maximum}")
+            if number not in self.allowed:
+                raise ValueError(f"option {self.name} value {number} is outside {self.allowed}")
             return number
         if self.kind == "combo":
             for choice in self.choices:
@@ -101,29 +101,25 @@ class Options:
         return self.values[self.find(name).name]
 
 
-MAX_HASH_MB = 16384                   # the largest table the command-line tools (analyse) accept
-ADVERTISED_MAX_HASH_MB = 33554432     # what engines publish; clamped to hash_limit_mb() when set
-ADVERTISED_MAX_THREADS = 1024         # the same; clamped to usable_cores()
-ADVERTISED_MAX_ELO = 3190             # Stockfish's UCI_Elo maximum, so that its configurations work
 MEMORY_RESERVE_MB = 256               # left free at least, besides a quarter of what is available
 SHIPPED_BOOK = str(Path(__file__).resolve().parent / "data" / "jitfish-book.bin")   # tools/book/make_book.py
 
 ENGINE_OPTIONS = [
-    Option("Hash", "spin", 16, 1, ADVERTISED_MAX_HASH_MB),
+    Option("Hash", "spin", 16, ranges.HASH_MB),
     Option("Clear Hash", "button"),
-    Option("Threads", "spin", 1, 1, ADVERTISED_MAX_THREADS),
-    Option("MultiPV", "spin", 1, 1, 500),
+    Option("Threads", "spin", 1, ranges.THREADS),
+    Option("MultiPV", "spin", 1, ranges.MULTIPV),
     Option("Ponder", "check", False),
-    Option("Move Overhead", "spin", 20, 0, 5000),
+    Option("Move Overhead", "spin", 20, ranges.MOVE_OVERHEAD_MS),
     Option("UCI_Chess960", "check", False),
     Option("UCI_ShowWDL", "check", False),
     Option("UCI_LimitStrength", "check", False),
-    Option("UCI_Elo", "spin", 1500, MIN_ELO, ADVERTISED_MAX_ELO),   # full strength from FULL_STRENGTH_ELO up
-    Option("Skill Level", "spin", SKILL_LEVELS, 0, SKILL_LEVELS),
-    Option("Random Seed", "spin", 0, 0, 2**31 - 1),      # 0: different choices every game
+    Option("UCI_Elo", "spin", 1500, ranges.ELO),
+    Option("Skill Level", "spin", SKILL_LEVELS, ranges.SKILL_LEVEL),
+    Option("Random Seed", "spin", 0, ranges.RANDOM_SEED),
     Option("EvalFile", "string", ""),                     # <empty>: the hand-crafted evaluation
     Option("SyzygyPath", "string", ""),
-    Option("SyzygyProbeLimit", "spin", 7, 0, 7),
+    Option("SyzygyProbeLimit", "spin", 7, ranges.SYZYGY_PROBE_LIMIT),
     Option("OwnBook", "check", False),
     Option("Book File", "string", SHIPPED_BOOK),          # <empty>: no book
     Option("Book Best Move", "check", False),            # false: weighted choice among book moves
@@ -162,3 +158,25 @@ def hash_limit_mb(available_mb: int | None = None) -> int | None:
         if available_mb is None:
             return None
     return max(1, available_mb - max(available_mb // 4, MEMORY_RESERVE_MB))
+
+
+def usable_threads(asked: int) -> tuple[int, str | None]:
+    """The threads to search with when `asked` are wanted: at most one per usable core (more only
+    slow Lazy SMP down); and, when fewer, the note that says so."""
+    cores = usable_cores()
+    threads = min(asked, cores)
+    if threads == asked:
+        return threads, None
+    return threads, (f"Threads {asked} is more than the {cores} core{'s' if cores > 1 else ''} this engine "
+                     f"may use: searching with {threads}")
+
+
+def usable_hash_mb(asked: int) -> tuple[int, str | None]:
+    """The table to allocate when `asked` MB are wanted: at most hash_limit_mb(); and, when
+    smaller, the note that says so."""
+    limit = hash_limit_mb()
+    megabytes = asked if limit is None else min(asked, limit)
+    if megabytes == asked:
+        return megabytes, None
+    return megabytes, (f"Hash {asked} MB is more than this machine can give ({available_memory_mb()} MB "
+                       f"available): using {megabytes} MB")

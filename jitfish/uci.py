@@ -24,24 +24,25 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
-from jitfish.options import (ENGINE_OPTIONS, LEVEL_OPTIONS, Options, available_memory_mb,
-                                     hash_limit_mb, usable_cores)
+from jitfish import ranges
+from jitfish.options import ENGINE_OPTIONS, LEVEL_OPTIONS, Options, usable_hash_mb, usable_threads
+
+if TYPE_CHECKING:                 # the search loads numba: imported where a command needs it
+    from search.driver import Report
 
 ENGINE_NAME = "Jitfish 0.1.0"
 ENGINE_AUTHOR = "the Jitfish developers"
-MAX_PERFT_DEPTH = 20
-NUMBER_LIMIT = 1 << 60            # larger `go` numbers are clamped to this
 MAX_MESSAGE_LENGTH = 300          # an error or warning may quote a huge line back: cut it
 MAX_GO_WARNINGS = 8               # per `go`; the rest are counted in one more line
-GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
+GO_RANGES = {"wtime": ranges.TIME_MS, "btime": ranges.TIME_MS, "winc": ranges.TIME_MS, "binc": ranges.TIME_MS,
+             "movestogo": ranges.MOVES_TO_GO, "depth": ranges.SEARCH_DEPTH, "nodes": ranges.NODES,
+             "mate": ranges.MATE_MOVES, "movetime": ranges.TIME_MS}
+GO_DROPPED = ("movestogo",)       # unusable, the part goes; the others become their range's bottom
+GO_NUMBERS = tuple(GO_RANGES)
 GO_FLAGS = ("infinite", "ponder")
 GO_KEYWORDS = GO_NUMBERS + GO_FLAGS + ("searchmoves",)
-# What a `go` number that is missing, unreadable or below its useful range becomes (None: the
-# part is dropped): depth, nodes and mate search the least there is, a time is 0, movestogo goes.
-GO_FLOORS = {"wtime": 0, "btime": 0, "winc": 0, "binc": 0, "movetime": 0, "depth": 1, "nodes": 1,
-             "mate": 1, "movestogo": None}
 
 
 class UciError(ValueError):
@@ -53,11 +54,13 @@ def _cut(text: str) -> str:
 
 
 def _go_number(key: str, text: str | None, warnings: list[str]) -> int | None:
-    """The value of `go <key> <text>` (`text` None: missing), clamped into what the search can
-    use. A value that is missing, unreadable or too small becomes the key's floor (GO_FLOORS), so
-    that a search the client meant to bound stays bounded; None (movestogo) drops the part. A
-    warning for every value not taken as written."""
-    floor = GO_FLOORS[key]
+    """The value of `go <key> <text>` (`text` None: missing), clamped into its range (GO_RANGES).
+    A value that is missing, unreadable or too small becomes the bottom of the range, so that a
+    search the client meant to bound stays bounded (depth, nodes and mate search the least there
+    is, a time is 0); None drops the part (GO_DROPPED). A warning for every value not taken as
+    written; one above the range is clamped silently."""
+    allowed = GO_RANGES[key]
+    floor = None if key in GO_DROPPED else allowed.low
     instead = "ignored" if floor is None else f"using {floor}"
     if text is None:
         warnings.append(f"go {key} needs a number; {instead}")
@@ -74,11 +77,11 @@ def _go_number(key: str, text: str | None, warnings: list[str]) -> int | None:
             return floor
         value = int(real)
         warnings.append(f"go {key} {text!r} is not a whole number; using {value}")
-    if value < 1 and (floor is None or value < floor):
+    if value < allowed.low:
         below = "not positive" if floor is None else f"below {floor}"
         warnings.append(f"go {key} {value} is {below}; {instead}")
         return floor
-    return min(value, NUMBER_LIMIT)
+    return min(value, allowed.high)
 
 
 def parse_go(args: list[str], board) -> tuple[object, list[str]]:
@@ -137,6 +140,35 @@ def parse_go(args: list[str], board) -> tuple[object, list[str]]:
         warnings.append("go searchmoves: no legal move left; searching every move")
     limits.searchmoves = searchmoves or []
     return limits, warnings
+
+
+def score_text(score: int) -> str:
+    """`cp N`, or `mate N` in moves (negative: the side to move gets mated)."""
+    from search.driver import mate_moves
+
+    mate = mate_moves(score)
+    return f"cp {score}" if mate is None else f"mate {mate}"
+
+
+def info_line(report: Report, chess960: bool, show_wdl: bool) -> str:
+    """The `info` line of one of the search's reports (search.driver.Report); `show_wdl`:
+    UCI_ShowWDL."""
+    from engine.move import move_to_uci
+    from search.driver import Bound, CurrMoveReport, NoMoveReport
+
+    if isinstance(report, CurrMoveReport):
+        return f"info currmove {move_to_uci(report.move, chess960)} currmovenumber {report.number}"
+    if isinstance(report, NoMoveReport):
+        return f"info depth 0 score {score_text(report.score)}"
+    bound = {Bound.EXACT: "", Bound.LOWER: " lowerbound", Bound.UPPER: " upperbound"}[report.bound]
+    wdl = " wdl {} {} {}".format(*report.wdl) if show_wdl else ""
+    tbhits = "" if report.tbhits is None else f"tbhits {report.tbhits} "
+    text = (f"info depth {report.depth} seldepth {report.seldepth} multipv {report.multipv} "
+            f"score {score_text(report.score)}{bound}{wdl} nodes {report.nodes} nps {report.nps} "
+            f"hashfull {report.hashfull} {tbhits}time {report.time_ms}")
+    if report.pv:
+        text += " pv " + " ".join(move_to_uci(move, chess960) for move in report.pv)
+    return text
 
 
 def fallback_move(board) -> str:
@@ -239,12 +271,26 @@ class UciLoop:
         return self.search is not None and self.search.running()
 
     def require_no_search(self, what: str) -> None:
-        """Wait for a search that is ending; refuse while one still works (however long it may
-        take), so that this loop never blocks and always reads `stop` and `quit`."""
-        if self.searching():
-            if not self.search.ending:
-                raise UciError(f"{what} ignored: a search is running (send stop first)")
-            self.search.thread.join()
+        """Wait for a search that is ending; refuse while one still works (_over)."""
+        if not self._over(self.search):
+            raise UciError(f"{what} ignored: a search is running (send stop first)")
+
+    def _require_no_job(self, what: str) -> None:
+        """Wait for a perft or bench that is ending; refuse while one still works (_over)."""
+        if not self._over(self.job):
+            raise UciError(f"{what} ignored: a {self.job.what} is running")
+
+    @staticmethod
+    def _over(job: Job | None) -> bool:
+        """Whether `job` is over: none, finished, or ending (its last line sent, or stopped), whose
+        thread is then waited for. False while it still works, however long it may take, so that
+        this loop never blocks and always reads `stop` and `quit`."""
+        if job is None or not job.running():
+            return True
+        if not job.ending:
+            return False
+        job.thread.join()
+        return True
 
     def start_job(self, target: Callable[[Job], None], what: str) -> Job:
         """Run `target(job)` on a thread; an exception is reported, never lost."""
@@ -337,8 +383,6 @@ class UciLoop:
             notes = self._set_threads(int(typed))
         elif option.name == "Clear Hash":
             self.searcher.clear()
-        elif option.name == "UCI_ShowWDL":
-            self.searcher.show_wdl = bool(typed)
         elif option.name == "UCI_Chess960":
             self._set_chess960(bool(typed))
         elif option.name == "SyzygyPath":
@@ -370,35 +414,26 @@ class UciLoop:
             self.send(f"info string {_cut(note)}")
 
     def _resize_hash(self, asked: int) -> list[str]:
-        """A table of `asked` MB, or of what the memory available allows (hash_limit_mb); a
+        """A table of `asked` MB, or of what the memory available allows (usable_hash_mb); a
         MemoryError keeps the table in use and refuses the value."""
-        limit = hash_limit_mb()
-        megabytes = asked if limit is None else min(asked, limit)
+        megabytes, note = usable_hash_mb(asked)
         try:
             self.searcher.resize(megabytes)
         except MemoryError:
             raise UciError(f"not enough memory for Hash {megabytes} MB; keeping {self.hash_mb} MB") from None
         self.hash_mb = megabytes
-        if megabytes == asked:
-            return []
-        return [f"Hash {asked} MB is more than this machine can give ({available_memory_mb()} MB available): "
-                f"using {megabytes} MB"]
+        return [note] if note else []
 
     def _set_threads(self, asked: int) -> list[str]:
-        """Search with `asked` threads, at most one per core this process may use (more only slow
-        Lazy SMP down)."""
-        cores = usable_cores()
-        threads = min(asked, cores)
+        """Search with `asked` threads, at most one per core this process may use (usable_threads)."""
+        threads, note = usable_threads(asked)
         before = len(self.searcher.helpers) + 1
         try:
             self.searcher.set_threads(threads)
         except MemoryError:            # only growing allocates: shrinking back does not
             self.searcher.set_threads(before)
             raise UciError(f"not enough memory for {threads} threads; keeping {before}") from None
-        if threads == asked:
-            return []
-        return [f"Threads {asked} is more than the {cores} core{'s' if cores > 1 else ''} this engine "
-                f"may use: searching with {threads}"]
+        return [note] if note else []
 
     def _open_tablebases(self, path: str) -> list[str]:
         """Use the Syzygy tables of the folders of `path` that exist. A folder that does not is
@@ -558,10 +593,14 @@ class UciLoop:
         searcher.prepare()
         multipv = int(self.options["MultiPV"])
         overhead = int(self.options["Move Overhead"])
+        show_wdl = bool(self.options["UCI_ShowWDL"])
+
+        def report(record: Report) -> None:
+            self.send(info_line(record, board.chess960, show_wdl))
 
         def think(job: Job) -> None:
             try:
-                result = searcher.run(board, limits, self.send, multipv=multipv, overhead_ms=overhead)
+                result = searcher.run(board, limits, report, multipv=multipv, overhead_ms=overhead)
                 text = f"bestmove {board.uci(result.best)}" if result.best else "bestmove 0000"
                 if result.best and result.ponder:
                     text += f" ponder {board.uci(result.ponder)}"
@@ -592,9 +631,10 @@ class UciLoop:
 
     def _go_perft(self, args: list[str]) -> None:
         """`go perft N`: the leaf count under each move, then `Nodes searched`; it runs beside a
-        search (its own copy of the position), not beside another perft or bench."""
-        if len(args) != 1 or not args[0].isdigit() or not 1 <= int(args[0]) <= MAX_PERFT_DEPTH:
-            raise UciError(f"usage: go perft <depth 1..{MAX_PERFT_DEPTH}>")
+        search (its own copy of the position), not beside another perft or bench (one whose last
+        line is out is waited for)."""
+        if len(args) != 1 or not args[0].isdecimal() or int(args[0]) not in ranges.PERFT_DEPTH:
+            raise UciError(f"usage: go perft <depth {ranges.PERFT_DEPTH}>")
         self.wait_ready()
         self._require_no_job("go perft")
         depth = int(args[0])
@@ -615,10 +655,6 @@ class UciLoop:
             self.send_result(job, f"Nodes searched: {total}")
 
         self.job = self.start_job(perft, "perft")
-
-    def _require_no_job(self, what: str) -> None:
-        if self.job is not None and self.job.running():
-            raise UciError(f"{what} ignored: a {self.job.what} is running")
 
     def cmd_stop(self, args: list[str]) -> None:
         """End the search now (its bestmove follows); without a search, nothing to do."""
@@ -665,16 +701,20 @@ class UciLoop:
                       f"{white} cp from white's side, {score} cp for the side to move")
 
     def cmd_bench(self, args: list[str]) -> None:
-        from jitfish.bench import BENCH_DEPTH, search_bench
+        from jitfish.bench import BENCH_DEPTH, bench_summary, search_positions
 
-        if args and (not args[0].isdigit() or not 1 <= int(args[0]) <= 30):
-            raise UciError("usage: bench [depth 1..30]")
+        if args and (not args[0].isdecimal() or int(args[0]) not in ranges.BENCH_DEPTH):
+            raise UciError(f"usage: bench [depth {ranges.BENCH_DEPTH}]")
         self.wait_ready()
         self._require_no_job("bench")
         depth = int(args[0]) if args else BENCH_DEPTH
 
         def bench(job: Job) -> None:     # its own searcher: it may run beside a search
-            search_bench(depth, out=lambda line: self.send(f"info string {line}"))
+            nodes, seconds = search_positions(depth, out=lambda line: self.send(f"info string {line}"))
+            *summary, last = bench_summary(nodes, seconds)
+            for line in summary:
+                self.send(f"info string {line}")
+            self.send_result(job, f"info string {last}")
 
         self.job = self.start_job(bench, "bench")
 

@@ -2,7 +2,8 @@
 
 One `Searcher` owns a transposition table and a workspace and runs one search at a time on the
 calling thread (the numba search releases the GIL). `stop()` and `ponderhit()` may be called
-from any other thread. Info lines go through the `report` callback as UCI text.
+from any other thread. Progress goes to the `report` callback as records (`IterationReport`,
+`CurrMoveReport`, `NoMoveReport`); wording them for a protocol is the front end's business.
 
 With `Threads` above 1 the search is Lazy SMP: helper threads, each with its own workspace and
 copy of the position, search the same root independently (every other one a ply deeper) and
@@ -13,6 +14,7 @@ thread alone decides the move, the clock and what is reported.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import math
 import random
 import threading
@@ -65,10 +67,11 @@ def mate_moves(score: int) -> int | None:
     return None
 
 
-def format_score(score: int) -> str:
-    """UCI score text: `cp N` or `mate N` (negative when we are getting mated)."""
-    mate = mate_moves(score)
-    return f"cp {score}" if mate is None else f"mate {mate}"
+class Bound(enum.Enum):
+    """How a score relates to the true one: exact, or the side of the aspiration window it fell."""
+    EXACT = enum.auto()
+    LOWER = enum.auto()      # at least this: the search failed high
+    UPPER = enum.auto()      # at most this: the search failed low
 
 
 @dataclass
@@ -76,7 +79,45 @@ class Line:
     """One principal variation of a completed iteration."""
     score: int
     moves: list[int]
-    bound: str = ""          # "", "lowerbound" or "upperbound"
+    bound: Bound = Bound.EXACT
+
+
+@dataclass(frozen=True)
+class IterationReport:
+    """One principal variation of an iteration; after the first second also a score that fell
+    outside the aspiration window while the iteration goes on (`bound` not EXACT)."""
+    depth: int
+    seldepth: int
+    multipv: int                     # the line's rank, 1 for the best
+    score: int
+    bound: Bound
+    wdl: tuple[int, int, int]        # win_draw_loss(score)
+    nodes: int
+    nps: int
+    hashfull: int                    # permille of the table used by this search
+    tbhits: int | None               # None when no tablebases are in use
+    time_ms: int
+    pv: tuple[int, ...]              # encoded moves
+
+
+@dataclass(frozen=True)
+class CurrMoveReport:
+    """After the first second: the root move being searched and its number in the root order."""
+    move: int
+    number: int
+
+
+@dataclass(frozen=True)
+class NoMoveReport:
+    """The root has no legal move: `score` is -MATE (checkmated) or 0 (stalemate)."""
+    score: int
+
+
+Report = IterationReport | CurrMoveReport | NoMoveReport
+
+
+def _ignore(report: Report) -> None:
+    """The default `report`: nobody listens."""
 
 
 @dataclass
@@ -101,8 +142,6 @@ class Searcher:
         self._pondering = False
         self._armed = False
         self._node_limit = 0
-        self._chess960 = False
-        self.show_wdl = False          # UCI_ShowWDL: add `wdl W D L` to the info lines
         self.level: Level | None = None   # a difficulty level, None for full strength
         self.game_seed = 0                # varies a level's choices and misjudgements per game
         self.helpers: list[np.ndarray] = []   # Lazy SMP: one workspace per extra thread
@@ -193,7 +232,7 @@ class Searcher:
     def warm_up(self, board: Board) -> None:
         """Run a tiny search so that every kernel is compiled or loaded from the cache."""
         self.prepare()
-        self.run(board, Limits(depth=2), lambda line: None)
+        self.run(board, Limits(depth=2))
         self.clear()
 
     def resize(self, megabytes: int) -> None:
@@ -209,10 +248,10 @@ class Searcher:
 
     # ---- the search ----------------------------------------------------------------------------
 
-    def run(self, board: Board, limits: Limits, report: Callable[[str], None], multipv: int = 1,
-            overhead_ms: int = 0) -> Result:
-        """Search `board` within `limits`; report info lines; return the best move found (at a
-        difficulty level: the move the level chooses)."""
+    def run(self, board: Board, limits: Limits, report: Callable[[Report], None] = _ignore,
+            multipv: int = 1, overhead_ms: int = 0) -> Result:
+        """Search `board` within `limits`, telling `report` how it goes; return the best move found
+        (at a difficulty level: the move the level chooses)."""
         start = time.perf_counter()
         level = self.level
         rng = None
@@ -230,7 +269,6 @@ class Searcher:
         ctl[CTL_NODE_LIMIT] = 0               # set by _arm(): depth 1 always finishes
         self._node_limit = limits.nodes or 0
         ctl[CTL_PROVE_MATE] = int(limits.mate is not None)
-        self._chess960 = board.chess960
 
         root_moves = board.legal_moves()
         if limits.searchmoves:
@@ -246,7 +284,7 @@ class Searcher:
             root_moves = self._tablebase_root_moves(board, root_moves)
         if not root_moves:
             score = -MATE if board.is_check() else 0
-            report(f"info depth 0 score {format_score(score)}")
+            report(NoMoveReport(score))
             self._wait_if_required(limits)
             return Result(0, 0, score, 0, 0)
         multipv = max(1, min(multipv, len(root_moves)))
@@ -283,7 +321,7 @@ class Searcher:
                     lines = self._rank(new_lines)
                     depth_done = depth
                     for k, line in enumerate(lines):
-                        report(self._info(depth, k + 1, line, start))
+                        report(self._report(depth, k + 1, line, start))
                 self._arm()
                 if ctl[CTL_STOP] or not new_lines:
                     break
@@ -358,13 +396,13 @@ class Searcher:
             return elapsed > self._budget.soft * stretch * 0.6
 
     def _search_line(self, board: Board, depth: int, pv_index: int, previous: list[Line],
-                     report: Callable[[str], None], start: float) -> Line | None:
+                     report: Callable[[Report], None], start: float) -> Line | None:
         """Search the root moves from `pv_index` on with an aspiration window; None if stopped."""
         self.ctl[CTL_ROOT_FIRST] = pv_index
 
-        def report_bound(score: int, bound: str) -> None:
+        def report_bound(score: int, bound: Bound) -> None:
             if (time.perf_counter() - start) > 1.0 and self.ws[WS_PV_LEN] > 0:
-                report(self._info(depth, pv_index + 1, Line(score, self._pv(board), bound), start))
+                report(self._report(depth, pv_index + 1, Line(score, self._pv(board), bound), start))
 
         centre = previous[pv_index].score if pv_index < len(previous) else None
         score, stopped = _aspiration_search(board, self.ws, self.tt, depth, centre, report_bound)
@@ -392,20 +430,15 @@ class Searcher:
         hit, move, *_ = tt_module.probe(self.tt, np.uint64(probe.key))
         return int(move) if hit and probe.is_legal(int(move)) else 0
 
-    def _info(self, depth: int, multipv: int, line: Line, start: float) -> str:
+    def _report(self, depth: int, multipv: int, line: Line, start: float) -> IterationReport:
         elapsed = time.perf_counter() - start
         nodes = self.nodes()
-        wdl = " wdl {} {} {}".format(*win_draw_loss(line.score)) if self.show_wdl else ""
-        tbhits = f"tbhits {self.tbhits()} " if self.ctl[CTL_TB_PIECES] else ""
-        text = (f"info depth {depth} seldepth {int(self.ctl[CTL_SELDEPTH])} multipv {multipv} "
-                f"score {format_score(line.score)}{' ' + line.bound if line.bound else ''}{wdl} "
-                f"nodes {nodes} nps {int(nodes / max(elapsed, 1e-6))} hashfull {self.hashfull()} "
-                f"{tbhits}time {int(elapsed * 1000)}")
-        return text + (" pv " + " ".join(self._uci(m) for m in line.moves) if line.moves else "")
-
-    def _uci(self, move: int) -> str:
-        from engine.move import move_to_uci
-        return move_to_uci(move, self._chess960)
+        return IterationReport(
+            depth=depth, seldepth=int(self.ctl[CTL_SELDEPTH]), multipv=multipv, score=line.score,
+            bound=line.bound, wdl=win_draw_loss(line.score), nodes=nodes,
+            nps=int(nodes / max(elapsed, 1e-6)), hashfull=self.hashfull(),
+            tbhits=self.tbhits() if self.ctl[CTL_TB_PIECES] else None, time_ms=int(elapsed * 1000),
+            pv=tuple(line.moves))
 
     def _wait_if_required(self, limits: Limits) -> None:
         """In `infinite` mode bestmove waits for `stop`; while pondering, for `stop` or `ponderhit`."""
@@ -456,10 +489,10 @@ def _deepen(board: Board, ws: np.ndarray, tt: np.ndarray, first_depth: int, max_
 
 
 def _aspiration_search(board: Board, ws: np.ndarray, tt: np.ndarray, depth: int, centre: int | None,
-                       on_bound: Callable[[int, str], None] | None = None) -> tuple[int, bool]:
+                       on_bound: Callable[[int, Bound], None] | None = None) -> tuple[int, bool]:
     """Search the root of `ws` to `depth`, from depth 4 in a window around the previous score
     `centre`, widened until the score falls inside; (score, stopped). `on_bound` hears each
-    score that fell outside ("upperbound" or "lowerbound")."""
+    score that fell outside, with its bound."""
     alpha, beta = -INFINITE, INFINITE
     delta = ASPIRATION_DELTA
     if depth >= 4 and centre is not None and abs(centre) < MATE_IN_MAX:
@@ -471,10 +504,10 @@ def _aspiration_search(board: Board, ws: np.ndarray, tt: np.ndarray, depth: int,
         if score <= alpha:
             beta = (alpha + beta) // 2
             alpha = max(score - delta, -INFINITE)
-            bound = "upperbound"
+            bound = Bound.UPPER
         elif score >= beta:
             beta = min(score + delta, INFINITE)
-            bound = "lowerbound"
+            bound = Bound.LOWER
         else:
             return score, False
         if on_bound is not None:
@@ -509,21 +542,21 @@ class _Deadline:
 
 
 class _CurrMoveReporter:
-    """After the first second, reports the root move being searched (`currmove`)."""
+    """After the first second, reports the root move being searched when it changes."""
 
-    def __init__(self, searcher: Searcher, report: Callable[[str], None], start: float) -> None:
+    def __init__(self, searcher: Searcher, report: Callable[[Report], None], start: float) -> None:
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._run, args=(searcher, report, start), daemon=True)
         self._thread.start()
 
-    def _run(self, searcher: Searcher, report: Callable[[str], None], start: float) -> None:
+    def _run(self, searcher: Searcher, report: Callable[[Report], None], start: float) -> None:
         last = None
         if self._done.wait(1.0):
             return
         while not self._done.wait(0.1):
             current = (int(searcher.ctl[CTL_CURRMOVE]), int(searcher.ctl[CTL_CURRMOVE_NUMBER]))
             if current != last and current[0]:
-                report(f"info currmove {searcher._uci(current[0])} currmovenumber {current[1]}")
+                report(CurrMoveReport(*current))
                 last = current
 
     def cancel(self) -> None:

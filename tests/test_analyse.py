@@ -161,8 +161,8 @@ def test_pgn_to_stdout(tmp_path, capsys):
     ("this is not a chess game\n", [], "no PGN game found"),
     (b"\x89PNG\r\n\x1a\n\x00\x00", [], "not a PGN file"),
     (MISSED_MATE, ["--game", "3"], "holds 1 game; there is no game 3"),
-    (MISSED_MATE, ["--game", "0"], "--game counts from 1"),
-    (MISSED_MATE, ["--hash", "0"], "--hash must be within"),
+    (MISSED_MATE, ["--game", "0"], "argument --game: must be 1 or more, not 0"),
+    (MISSED_MATE, ["--hash", "0"], "argument --hash: must be 1..33554432, not 0"),
     ('[Variant "Atomic"]\n\n1. e4 e5 *\n', [], "variant 'Atomic' is not supported"),
     ('[SetUp "1"]\n[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]\n\n*\n', [], "game 1"),
 ])

@@ -27,7 +27,7 @@ def play(searcher: Searcher, fen: str, elo: int, seed: int, **limits):
     searcher.set_level(level_for_elo(elo), seed)
     searcher.prepare()
     board = Board(fen)
-    result = searcher.run(board, Limits(**limits), lambda line: None)
+    result = searcher.run(board, Limits(**limits))
     return board.uci(result.best), result
 
 
@@ -145,10 +145,10 @@ def test_full_strength_restores_the_plain_search(searcher):
     searcher.clear()             # killers and history of earlier searches are not the point here
     searcher.prepare()
     board = Board(PLAIN_MIDDLEGAME)
-    weakened_back = searcher.run(board, Limits(depth=6), lambda line: None).nodes
+    weakened_back = searcher.run(board, Limits(depth=6)).nodes
     fresh = Searcher(16)
     fresh.prepare()
-    assert fresh.run(Board(PLAIN_MIDDLEGAME), Limits(depth=6), lambda line: None).nodes == weakened_back
+    assert fresh.run(Board(PLAIN_MIDDLEGAME), Limits(depth=6)).nodes == weakened_back
 
 
 def test_evaluation_noise_is_bounded_fixed_per_position_and_per_seed(searcher):

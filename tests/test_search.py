@@ -38,7 +38,7 @@ def solve(searcher: Searcher, fen: str, **limits):
     board = Board(fen)
     searcher.clear()
     searcher.prepare()
-    return board, searcher.run(board, Limits(**limits), lambda line: None)
+    return board, searcher.run(board, Limits(**limits))
 
 
 def assert_mates(board: Board, result, moves: int) -> None:
@@ -73,6 +73,32 @@ def test_win_draw_loss_model_is_consistent():
     assert win_draw_loss(MATE - 3) == (1000, 0, 0)
 
 
+def test_the_search_reports_records_not_text(searcher):
+    """Every completed line of every iteration comes as an IterationReport (the front end words
+    it): depths in order, MultiPV ranks best first, legal PVs, the final line the result's; a
+    position without moves as a NoMoveReport."""
+    from search.driver import Bound, IterationReport, NoMoveReport, win_draw_loss
+
+    reports = []
+    board = Board(MIDDLEGAME)
+    searcher.clear()
+    searcher.prepare()
+    result = searcher.run(board, Limits(depth=4), reports.append, multipv=2)
+    assert all(isinstance(r, IterationReport) and r.bound is Bound.EXACT for r in reports)
+    assert [(r.depth, r.multipv) for r in reports] == [(d, k) for d in range(1, 5) for k in (1, 2)]
+    for r in reports:
+        assert r.wdl == win_draw_loss(r.score) and r.tbhits is None and r.nodes > 0
+        py = chess.Board(MIDDLEGAME)
+        for move in r.pv:
+            py.push_uci(move_to_uci(move, False))           # raises when a move is not legal
+    assert reports[-2].score >= reports[-1].score
+    assert (reports[-2].pv[0], reports[-2].score) == (result.best, result.score)
+    mated = []
+    searcher.prepare()
+    searcher.run(Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"), Limits(depth=3), mated.append)
+    assert mated == [NoMoveReport(-MATE)]
+
+
 def test_win_at_chess_sample(searcher):
     """The sample's key moves, each found at WAC_DEPTH from a cleared table (see WAC_SAMPLE)."""
     suite = {ops["id"]: (py, ops) for py, ops in read_epd(shared_file("wac.epd"))}
@@ -100,7 +126,7 @@ def board_after(fen: str, moves: list[str]) -> Board:
 def search_score(searcher: Searcher, board: Board, depth: int = 6):
     searcher.clear()
     searcher.prepare()
-    return searcher.run(board, Limits(depth=depth), lambda line: None)
+    return searcher.run(board, Limits(depth=depth))
 
 
 def test_threefold_repetition_saves_the_side_a_queen_down(searcher):

@@ -8,7 +8,7 @@ import chess
 
 from engine.board import Board
 from search.timeman import Limits
-from search.driver import Searcher, format_score
+from search.driver import Searcher, mate_moves
 from search.levels import level_for_elo
 from search.workspace import CTL_NODES, WS_CTL
 from tests.helpers import shared_file
@@ -29,7 +29,7 @@ def helper_nodes(searcher: Searcher) -> int:
 def search(searcher: Searcher, fen: str, limits: Limits):
     board = Board(fen)
     searcher.prepare()
-    result = searcher.run(board, limits, lambda line: None)
+    result = searcher.run(board, limits)
     return board, result
 
 
@@ -45,7 +45,7 @@ def test_two_threads_find_mates_in_two():
     searcher = two_threads()
     for fen in Path(shared_file("mate2.fen")).read_text().splitlines()[:5]:
         board, result = search(searcher, fen, Limits(mate=2, depth=3))
-        assert format_score(result.score) == "mate 2", fen
+        assert mate_moves(result.score) == 2, fen
         after = chess.Board(fen)
         after.push_uci(board.uci(result.best))
         assert not after.is_checkmate()       # a mate in two, so the first move does not mate yet

@@ -37,7 +37,7 @@ def searched(fen: str, limits: Limits, level=None):
     searcher.set_level(level, 1)
     board = Board(fen)
     searcher.prepare()
-    return board, searcher, searcher.run(board, limits, lambda line: None)
+    return board, searcher, searcher.run(board, limits)
 
 
 def random_endgame(rng: random.Random, pieces: str) -> chess.Board:

@@ -331,6 +331,31 @@ def test_show_wdl(uci):
     uci.set_option("UCI_ShowWDL", "false")
 
 
+def test_info_lines_word_the_search_reports():
+    """The search hands records up; only the UCI loop writes them as text. Pins the lines a
+    search shows only after its first second (bounds, currmove) and the tablebase field."""
+    from engine.board import Board
+    from engine.defs import MATE
+    from jitfish.uci import info_line
+    from search.driver import Bound, CurrMoveReport, IterationReport, NoMoveReport
+
+    board = Board("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", chess960=True)
+    castle = next(m for m in board.legal_moves() if board.uci(m) == "e1b1")     # king takes rook
+    pawnless = IterationReport(depth=7, seldepth=11, multipv=2, score=-35, bound=Bound.LOWER,
+                               wdl=(10, 900, 90), nodes=5000, nps=25000, hashfull=3, tbhits=None, time_ms=200,
+                               pv=(castle,))
+    assert info_line(pawnless, True, False) == ("info depth 7 seldepth 11 multipv 2 score cp -35 lowerbound "
+                                                "nodes 5000 nps 25000 hashfull 3 time 200 pv e1b1")
+    mating = IterationReport(depth=9, seldepth=9, multipv=1, score=MATE - 3, bound=Bound.UPPER,
+                             wdl=(1000, 0, 0), nodes=1, nps=2, hashfull=0, tbhits=4, time_ms=0, pv=())
+    assert info_line(mating, False, True) == ("info depth 9 seldepth 9 multipv 1 score mate 2 upperbound "
+                                              "wdl 1000 0 0 nodes 1 nps 2 hashfull 0 tbhits 4 time 0")
+    assert info_line(CurrMoveReport(castle, 3), True, False) == "info currmove e1b1 currmovenumber 3"
+    assert info_line(CurrMoveReport(castle, 3), False, False) == "info currmove e1c1 currmovenumber 3"
+    assert info_line(NoMoveReport(-MATE), False, True) == "info depth 0 score mate 0"
+    assert info_line(NoMoveReport(0), False, False) == "info depth 0 score cp 0"
+
+
 def test_multipv_larger_than_the_legal_moves(uci):
     uci.set_option("MultiPV", 10)
     board = uci.position(TWO_LEGAL_MOVES)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import statistics
+import threading
 import time
 
 import chess
@@ -212,6 +213,61 @@ def test_a_second_perft_beside_a_perft_is_refused(uci):
     errors = uci.errors_after("go perft 1")
     assert len(errors) == 1 and "perft is running" in errors[0]
     uci.read_until("Nodes searched", timeout=60)
+
+
+def run_back_to_back(uci: UciEngine, commands: list[str], last: str, timeout: float) -> list[str]:
+    """Send each command the moment the previous one's `last` line arrives; those last lines.
+    Fails at the first error line (a command refused: a script would wait for ever)."""
+    deadline = time.perf_counter() + timeout
+    answers = []
+    for number, command in enumerate(commands, 1):
+        uci.send(command)
+        while True:
+            text = uci.read(max(0.0, deadline - time.perf_counter())).text
+            assert "error" not in text, f"command {number} ({command}): {text}"
+            if text.startswith(last):
+                answers.append(text)
+                break
+    return answers
+
+
+def test_perft_sent_as_the_last_one_ends_waits_for_it(uci):
+    """A finished perft's thread may not have exited when its `Nodes searched` line arrives: the
+    next `go perft` waits for it instead of being refused."""
+    commands = [f"go perft {1 + k % 3}" for k in range(200)]
+    answers = run_back_to_back(uci, commands, "Nodes searched", timeout=120)
+    assert answers == [f"Nodes searched: {n}" for n in [20, 400, 8902] * 66 + [20, 400]]
+
+
+def test_bench_sent_as_the_last_one_ends_waits_for_it(uci):
+    answers = run_back_to_back(uci, ["bench 1"] * 8, "info string Nodes/second", timeout=120)
+    assert len(answers) == 8
+
+
+def test_a_job_held_after_its_last_line_is_waited_for():
+    """The race above made certain, in-process: the perft's thread is held right after it wrote
+    `Nodes searched`; the next `go perft` waits for it and runs."""
+    from jitfish.uci import UciLoop
+
+    lines: list[str] = []
+    written, release = threading.Event(), threading.Event()
+
+    def write(text: str) -> None:
+        lines.append(text.strip())
+        if text.startswith("Nodes searched") and not written.is_set():
+            written.set()
+            release.wait(10)              # the finished job's thread has not exited yet
+
+    loop = UciLoop(write=write)
+    loop.wait_ready()
+    loop.handle("go perft 1")
+    assert written.wait(30)
+    threading.Timer(0.2, release.set).start()
+    loop.handle("go perft 2")
+    loop.job.thread.join(30)
+    assert [t for t in lines if t.startswith("Nodes") or "error" in t] == ["Nodes searched: 20",
+                                                                          "Nodes searched: 400"]
+    loop.handle("quit")
 
 
 # (commands, how many bestmoves they must produce): stop and ponderhit in odd states change

@@ -97,7 +97,7 @@ def analyse_tree(plies: int, depth: int, multipv: int, margin: int, halving: flo
     """{key: {encoded move: weight}} for the tree of near-best moves from the start position."""
     from engine.board import Board
     from search.timeman import Limits
-    from search.driver import Searcher
+    from search.driver import Bound, Searcher
 
     table: dict[int, dict[int, int]] = {}
     level = [[]]                                  # the move paths (UCI) to this ply's positions
@@ -111,12 +111,11 @@ def analyse_tree(plies: int, depth: int, multipv: int, margin: int, halving: flo
             key = chess.polyglot.zobrist_hash(theirs)
             if key in table:                      # a transposition, analysed already
                 continue
-            result = Searcher(hash_mb).run(ours, Limits(depth=depth), report=lambda line: None,
-                                           multipv=multipv)
+            result = Searcher(hash_mb).run(ours, Limits(depth=depth), multipv=multipv)
             best = result.lines[0].score if result.lines else None
             weights, kept = {}, []
             for line in result.lines:
-                if line.bound or not line.moves or best - line.score > margin:
+                if line.bound is not Bound.EXACT or not line.moves or best - line.score > margin:
                     continue
                 move = theirs.parse_uci(ours.uci(line.moves[0]))
                 weight = max(1, round(TOP_WEIGHT * 2 ** ((line.score - best) / halving)))

@@ -47,7 +47,7 @@ def solve(path: str, seconds: float | None, depth: int | None, hash_mb: int = 64
         searcher.clear()
         searcher.prepare()
         limits = Limits(movetime=int(seconds * 1000)) if seconds else Limits(depth=depth, nodes=nodes)
-        result = searcher.run(board, limits, lambda line: None)
+        result = searcher.run(board, limits)
         move = py.parse_uci(board.uci(result.best))
         good = ops.get("bm", [])
         bad = ops.get("am", [])
