@@ -1,67 +1,49 @@
 """`jitfish play`: a game against the engine in the terminal, at a chosen level.
 
 Moves are typed in SAN or UCI (`e4`, `Nf3`, `e2e4`, `e7e8q`); `help` lists the other commands.
-The engine's Board keeps the game and decides when it is over; python-chess only writes and reads
-the notation (SAN) and the PGN saved at the end.
+The game (its rules, the draws claimed or agreed, take-backs, the PGN) is the one every front end
+keeps (jitfish/game.py), and the robot judges draws and gives hints as in the browser
+(jitfish/robot_policy.py); its searches run in this process, on the engine's Board.
 """
 
 from __future__ import annotations
 
 import datetime
+import random
 import sys
-from dataclasses import dataclass, field
 from typing import Callable, TextIO
 
 import chess
-import chess.pgn
 
-from engine.board import Board, IllegalMoveError
-from engine.defs import BLACK, WHITE
-from engine.fen import STARTING_FEN, FenError
+from engine.board import Board
+from search.levels import effective_elo, level_for_elo
 from search.timeman import Limits
-from search.levels import FULL_STRENGTH_ELO, effective_elo, level_for_elo
 
-PIECE_SYMBOLS = "♙♘♗♖♕♔♟♞♝♜♛♚"
+from jitfish.game import CLAIMS, COLOURS, Game, GameError, side_name, start_board
+from jitfish.robot_policy import (HINT_SECONDS, JUDGE_SECONDS, Suggestion, accepts_draw, claims_draw, clip_score,
+                                  robot_name, score_for)
+
 HIGHLIGHT = "\x1b[43m"            # the last move's squares, on a terminal
 RESET = "\x1b[0m"
-HINT_SECONDS = 1.0
-DRAW_ACCEPT_CP = -30                # the engine takes a draw when it thinks it is this much worse
 HELP = """commands: a move (e4, Nf3, O-O, e7e8=Q or e2e4, e7e8q), undo (take back your last move),
-hint (a suggestion from the full-strength engine), draw (offer a draw), resign, flip (turn the
-board), board (show it again), help, quit (leave without a result)"""
+hint (a suggestion from the full-strength engine), draw (claim a draw by threefold repetition or
+the fifty-move rule when you may, else offer one), resign, flip (turn the board), board (show it
+again), help, quit (leave without a result)"""
 
 
-@dataclass
-class Game:
-    """The game in progress: the board, the human's colour and the record for the PGN."""
-    board: Board
-    human: int
-    start_fen: str
-    elo: int
-    flipped: bool = False
-    sans: list[str] = field(default_factory=list)
-    result: str = "*"
-    termination: str = ""
-
-    @property
-    def engine_name(self) -> str:
-        return "Jitfish" + ("" if self.elo >= FULL_STRENGTH_ELO else f" (Elo {self.elo})")
-
-
-def render(board: Board, last_move: str | None, white_at_bottom: bool, colour: bool) -> str:
-    """The board in Unicode with coordinates; the last move's squares highlighted (in colour on
-    a terminal, in brackets otherwise)."""
-    marked = set() if last_move is None else {last_move[0:2], last_move[2:4]}
+def render(board: chess.Board, last_move: tuple[int, int] | None, white_at_bottom: bool, colour: bool) -> str:
+    """The board in Unicode with coordinates; the last move's squares (from, to) highlighted (in
+    colour on a terminal, in brackets otherwise)."""
+    marked = set(last_move or ())
     ranks = range(7, -1, -1) if white_at_bottom else range(8)
     files = range(8) if white_at_bottom else range(7, -1, -1)
     lines = []
     for rank in ranks:
         cells = []
         for file in files:
-            piece = board.piece_at(rank * 8 + file)
-            symbol = PIECE_SYMBOLS[piece] if 0 <= piece < 12 else "·"
-            name = "abcdefgh"[file] + str(rank + 1)
-            if name in marked:
+            piece = board.piece_at(chess.square(file, rank))
+            symbol = piece.unicode_symbol() if piece is not None else "·"
+            if chess.square(file, rank) in marked:
                 cells.append(f"{HIGHLIGHT} {symbol} {RESET}" if colour else f"[{symbol}]")
             else:
                 cells.append(f" {symbol} ")
@@ -70,87 +52,74 @@ def render(board: Board, last_move: str | None, white_at_bottom: bool, colour: b
     return "\n".join(lines)
 
 
-def parse_move(board: Board, text: str) -> int:
-    """The legal move written in SAN or UCI; IllegalMoveError says why not."""
-    reference = board.python_chess()
-    try:
-        return board.parse_uci(reference.parse_san(text).uci())
-    except ValueError:
-        pass
-    try:
-        return board.parse_uci(text.lower() if len(text) == 5 else text)
-    except IllegalMoveError:
-        raise IllegalMoveError(f"{text!r} is not a legal move here (try `help`)") from None
-
-
-def san(board: Board, move: int) -> str:
-    return board.python_chess().san(chess.Move.from_uci(board.uci(move)))
+def engine_board(game: Game) -> Board:
+    """The game on the engine's Board, played from its start so that the search sees repetitions."""
+    board = Board(game.root.fen(), chess960=game.root.chess960)
+    for ply in game.plies:
+        board.push_uci(ply.move.uci())
+    return board
 
 
 class Session:
-    """One game in the terminal; reads commands with `read` and prints with `write`."""
+    """One game in the terminal against the robot; reads commands with `read` and prints with `write`."""
 
-    def __init__(self, game: Game, read: Callable[[], str], write: Callable[[str], None], colour: bool,
+    def __init__(self, game: Game, elo: int, read: Callable[[], str], write: Callable[[str], None], colour: bool,
                  seed: int, think_seconds: float) -> None:
         from search.driver import Searcher
 
-        self.game, self.read, self.write, self.colour = game, read, write, colour
+        assert game.human is not None, "the terminal game is against the robot"
+        self.game, self.elo, self.read, self.write, self.colour = game, elo, read, write, colour
+        self.human: chess.Color = game.human
         self.think_seconds = think_seconds
         self.engine = Searcher(16)
-        self.engine.set_level(level_for_elo(game.elo), seed)
-        self.adviser = Searcher(16)       # full strength, for hints and draw offers
-        self.last_uci: str | None = None
+        self.engine.set_level(level_for_elo(elo), seed)
+        self.adviser = Searcher(16)       # full strength, for hints and draw judgements
+        self.flipped = False
 
     def show(self) -> None:
-        white_at_bottom = (self.game.human == WHITE) != self.game.flipped
-        self.write(render(self.game.board, self.last_uci, white_at_bottom, self.colour))
+        white_at_bottom = (self.human == chess.WHITE) != self.flipped
+        last = self.game.plies[-1] if self.game.plies else None
+        marked = None if last is None else (last.move.from_square, last.target)
+        self.write(render(self.game.board, marked, white_at_bottom, self.colour))
 
-    def play_move(self, move: int) -> None:
-        board = self.game.board
-        self.game.sans.append(san(board, move))
-        self.last_uci = board.uci(move)
-        board.push(move)
+    def search(self, searcher, seconds: float) -> Suggestion:
+        """The searcher's move in the game's position and its score for the side to move."""
+        searcher.prepare()
+        board = engine_board(self.game)
+        result = searcher.run(board, Limits(movetime=int(seconds * 1000)))
+        return Suggestion(self.game.board.parse_uci(board.uci(result.best)), clip_score(result.score))
 
-    def engine_move(self) -> None:
-        self.engine.prepare()
-        board = self.game.board
-        result = self.engine.run(board, Limits(movetime=int(self.think_seconds * 1000)), lambda line: None)
-        number = f"{board.fen().split()[5]}{'.' if board.turn == WHITE else '...'}"
-        text = san(board, result.best)
-        self.play_move(result.best)
-        self.write(f"Jitfish plays {number} {text}")
+    def robot_turn(self) -> None:
+        """Claim a draw the robot may claim and wants, or search and play."""
+        game = self.game
+        if game.claimable() and claims_draw(self.search(self.adviser, JUDGE_SECONDS).score_cp):
+            game.claim_draw()
+            return
+        board = game.board
+        number = f"{board.fullmove_number}{'.' if board.turn == chess.WHITE else '...'}"
+        ply = game.play(self.search(self.engine, self.think_seconds).move)
+        self.write(f"Jitfish plays {number} {ply.san}")
 
-    def advise(self) -> tuple[int, int]:
-        """Best move and score (side to move's view) from a short full-strength search."""
-        self.adviser.prepare()
-        result = self.adviser.run(self.game.board, Limits(movetime=int(HINT_SECONDS * 1000)), lambda line: None)
-        return result.best, result.score
-
-    def finished(self) -> bool:
-        """Announce and record the end of the game if the position ends it."""
-        board = self.game.board
-        reason = board.outcome()
-        if reason is None:
-            return False
-        if reason == "checkmate":
-            winner = "White" if board.turn == BLACK else "Black"
-            self.end("1-0" if winner == "White" else "0-1", f"checkmate: {winner} wins")
-        else:
-            self.end("1/2-1/2", f"draw by {reason}")
-        return True
-
-    def end(self, result: str, message: str) -> None:
-        self.game.result, self.game.termination = result, message
-        self.write(message)
+    def offer_draw(self) -> None:
+        """The person offers a draw; the robot answers from a short full-strength search."""
+        game = self.game
+        game.offer_draw(self.human)
+        judgement = self.search(self.adviser, JUDGE_SECONDS)
+        accept = accepts_draw(score_for(judgement, game.board, not self.human), game.board)
+        game.answer_draw(not self.human, accept)
+        if not accept:
+            self.write("Jitfish declines the draw")
 
     def human_turn(self) -> bool:
-        """Handle input until the human has moved; False when the game ended or was left."""
+        """Handle input until the person has moved; False when the game ended or was left."""
         game = self.game
+        kind = game.claimable()
+        if kind is not None:
+            self.write(f"You may claim a draw by {CLAIMS[kind]}: type draw")
         while True:
             try:
                 text = self.read().strip()
             except EOFError:
-                self.end("*", "game left unfinished")
                 return False
             if not text:
                 continue
@@ -158,121 +127,93 @@ class Session:
             if command == "help":
                 self.write(HELP)
             elif command in ("quit", "exit"):
-                self.end("*", "game left unfinished")
                 return False
             elif command == "resign":
-                self.end("0-1" if game.human == WHITE else "1-0", "you resign: Jitfish wins")
+                game.resign(self.human)
                 return False
             elif command == "draw":
-                _, score = self.advise()
-                if -score <= DRAW_ACCEPT_CP:     # the score is the human's; the engine's is its negative
-                    self.end("1/2-1/2", "draw agreed")
+                if game.claimable():
+                    game.claim_draw()
+                else:
+                    self.offer_draw()
+                if game.over:
                     return False
-                self.write("Jitfish declines the draw")
             elif command == "flip":
-                game.flipped = not game.flipped
+                self.flipped = not self.flipped
                 self.show()
             elif command == "board":
                 self.show()
             elif command == "hint":
-                best, score = self.advise()
-                self.write(f"hint: {san(game.board, best)} (score {score / 100:+.2f} for you)")
+                hint = self.search(self.adviser, HINT_SECONDS)
+                self.write(f"hint: {game.board.san(hint.move)} (score {hint.score_cp / 100:+.2f} for you)")
             elif command == "undo":
-                self.undo()
-            else:
                 try:
-                    move = parse_move(game.board, text)
-                except IllegalMoveError as exc:
+                    game.take_back()
+                except GameError as exc:
                     self.write(str(exc))
                     continue
-                self.play_move(move)
+                self.show()
+            else:
+                try:
+                    move = game.parse_text(text)
+                except GameError as exc:
+                    self.write(f"{exc} (try `help`)")
+                    continue
+                game.play(move)
                 return True
-
-    def undo(self) -> None:
-        """Take back the human's last move (and the engine's answer to it)."""
-        board, game = self.game.board, self.game
-        plies = 2 if board.turn == game.human else 1
-        if len(board.history) < plies:
-            self.write("nothing to take back")
-            return
-        for _ in range(plies):
-            board.pop()
-            game.sans.pop()
-        self.last_uci = board.uci(board.history[-1]) if board.history else None
-        self.show()
 
     def run(self) -> None:
         game = self.game
-        self.write(f"You play {'White' if game.human == WHITE else 'Black'} against {game.engine_name}. "
-                   "Type a move or `help`.")
+        self.write(f"You play {side_name(self.human)} against {robot_name(self.elo)}. Type a move or `help`.")
         self.show()
-        while not self.finished():
-            if game.board.turn == game.human:
+        while not game.over:
+            if game.board.turn == self.human:
                 if not self.human_turn():
-                    return
+                    break
             else:
-                self.engine_move()
-                self.show()
+                self.robot_turn()
+                if not game.over:
+                    self.show()
+        self.write(game.reason if game.over else "game left unfinished")
 
 
-def pgn_text(game: Game) -> str:
-    record = chess.pgn.Game()
-    you, engine = "You", game.engine_name
-    record.headers.update({"Event": "Jitfish game", "Site": "jitfish play", "Date": datetime.date.today().strftime("%Y.%m.%d"),
-                           "White": you if game.human == WHITE else engine,
-                           "Black": engine if game.human == WHITE else you, "Result": game.result})
-    if game.termination:
-        record.headers["Termination"] = game.termination
-    if game.start_fen != STARTING_FEN:
-        record.setup(chess.Board(game.start_fen))
-    node = record
-    replay = chess.Board(game.start_fen)
-    for text in game.sans:
-        move = replay.parse_san(text)
-        node = node.add_variation(move)
-        replay.push(move)
-    return str(record) + "\n"
+def pgn_text(game: Game, elo: int) -> str:
+    assert game.human is not None
+    headers = {"Event": "Jitfish game", "Site": "jitfish play", side_name(game.human): "You",
+               side_name(not game.human): robot_name(elo), f"{side_name(not game.human)}Elo": str(elo)}
+    return game.pgn(headers)
 
 
-def run_game(fen: str, human: int, elo: int, seed: int, think_seconds: float, pgn_path: str | None,
+def run_game(fen: str, human: chess.Color, elo: int, seed: int, think_seconds: float, pgn_path: str | None,
              read: Callable[[], str], out: TextIO, colour: bool) -> int:
-    """Play one game; returns the exit status (2 for an invalid FEN)."""
+    """Play one game; returns the exit status (2 for a position that cannot be played)."""
     def write(text: str) -> None:
         out.write(text + "\n")
         out.flush()
 
     try:
-        board = Board(fen)
-    except FenError as exc:
-        write(f"error: invalid FEN: {exc}")
+        start = start_board(fen, False, random.Random(seed))
+    except GameError as exc:
+        write(f"error: {exc}")
         return 2
-    game = Game(board, human, fen, elo)
-    session = Session(game, read, write, colour, seed, think_seconds)
-    session.run()
-    if game.sans or game.result != "*":
+    game = Game(start, human)
+    Session(game, elo, read, write, colour, seed, think_seconds).run()
+    if game.plies or game.over:
         path = pgn_path or datetime.datetime.now().strftime("jitfish-game-%Y%m%d-%H%M%S.pgn")
         with open(path, "a") as handle:
-            handle.write(pgn_text(game) + "\n")
+            handle.write(pgn_text(game, elo) + "\n")
         write(f"game saved to {path}")
     return 0
 
 
 def main(args) -> int:
     """The `jitfish play` subcommand (arguments from jitfish.cli)."""
-    import random
-
-    from search.levels import MIN_ELO, SKILL_LEVELS
+    from search.levels import SKILL_LEVELS
 
     if args.level is not None and args.elo is not None:
         print("error: give --level or --elo, not both", file=sys.stderr)
         return 2
-    if args.elo is not None and not MIN_ELO <= args.elo <= FULL_STRENGTH_ELO:
-        print(f"error: --elo must be within {MIN_ELO}..{FULL_STRENGTH_ELO}", file=sys.stderr)
-        return 2
-    if args.level is not None and not 0 <= args.level <= SKILL_LEVELS:
-        print(f"error: --level must be within 0..{SKILL_LEVELS}", file=sys.stderr)
-        return 2
     elo = effective_elo(args.elo is not None, args.elo or 0, SKILL_LEVELS if args.level is None else args.level)
-    human = {"white": WHITE, "black": BLACK}.get(args.color) if args.color != "random" else random.choice((WHITE, BLACK))
+    human = COLOURS[args.color] if args.color != "random" else random.choice((chess.WHITE, chess.BLACK))
     seed = args.seed or random.getrandbits(62) + 1
     return run_game(args.fen, human, elo, seed, args.time, args.pgn, input, sys.stdout, sys.stdout.isatty())

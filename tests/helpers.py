@@ -1,4 +1,5 @@
-"""Helpers shared by the core tests: where the data lives, and python-chess as the rules reference."""
+"""Helpers shared by the core tests: where the data lives (tools/paths.py), and python-chess as the
+rules reference."""
 
 from __future__ import annotations
 
@@ -14,28 +15,10 @@ from engine.board import Board
 from engine.defs import BB_KEYS, NO_PIECE, PAWN, ST_UNDO, UNDO_SIZE
 from engine.move import CASTLE, EN_PASSANT, PROMOTION_LETTERS, is_promotion, promotion_type
 from engine.position import compute_key
+from tools.paths import data_dir, shared_file  # noqa: F401  (the tests' way to the shared data)
 
 TESTS_DIR = Path(__file__).resolve().parent
 BASE_SEED = int(os.environ.get("JITFISH_SEED", "20240531"))
-
-
-def data_dir() -> Path:
-    """The shared data folder: $JITFISH_DATA, else shared/data beside the repository, else the
-    copies of its test suites in tests/data/shared (so that a lone checkout tests too)."""
-    override = os.environ.get("JITFISH_DATA")
-    if override:
-        return Path(override)
-    beside = Path(__file__).parents[1].parent / "shared" / "data"
-    return beside if (beside / "perft.epd").is_file() else TESTS_DIR / "data" / "shared"
-
-
-def shared_file(name: str) -> str:
-    """Path of a file of the shared data folder; a clear error when it is not there."""
-    path = data_dir() / name
-    if not path.is_file():
-        raise FileNotFoundError(f"{path} not found: put the shared data beside the repository "
-                                f"or set JITFISH_DATA to its folder")
-    return str(path)
 
 
 def seed(*parts: int) -> int:

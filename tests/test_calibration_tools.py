@@ -15,7 +15,8 @@ import chess.pgn
 import pytest
 
 from tools.calibration.calibrate import compare, fit
-from tools.calibration.humanlike import CLIP, STOCKFISH, game_losses
+from tools.calibration.humanlike import CLIP, game_losses
+from tools.paths import stockfish
 from tests.uci_driver import ROOT
 
 
@@ -72,7 +73,7 @@ def test_compare_measures_how_far_a_rating_moves(tmp_path):
     assert 180 <= moved <= 215 and 0 < low < moved < high
 
 
-@pytest.mark.skipif(not os.path.exists(STOCKFISH), reason="needs Debian's stockfish")
+@pytest.mark.skipif(not os.path.exists(stockfish()), reason="needs Stockfish (tools/paths.py)")
 def test_human_likeness_counts_a_hung_queen_as_a_blunder():
     game = chess.pgn.read_game(io.StringIO('[White "W"]\n[Black "B"]\n\n1. e4 e5 2. Qh5 Nc6 3. Qxe5+ *'))
     losses = game_losses(game, nodes=3000)

@@ -15,8 +15,8 @@ import pytest
 
 from tools.matches import elo
 from tools.matches.adjudication import AdjudicationRules, Adjudicator, rules_outcome
-from tools.matches.clock import Clock, TimeControl, parse_tc
 from tools.matches.engines import parse_engine_spec
+from tools.matches.match import build_parser, time_control_from_args
 from tools.matches.match import main as match_main
 
 # A minimal UCI engine: plays a random legal move.  Modes make it misbehave:
@@ -133,36 +133,22 @@ def test_pentanomial_and_los():
     assert math.isinf(elo.trinomial(3, 0, 0).error)  # 100% score: unbounded
 
 
-# ----------------------------------------------------------------------------- clocks
+# ----------------------------------------------------------------------------- limits
 
 
-def test_parse_tc():
-    assert parse_tc("10+0.1") == TimeControl(base=10.0, inc=0.1)
-    assert parse_tc("40/20") == TimeControl(base=20.0, moves=40)
-    assert parse_tc("1:30+1").base == 90.0
-    assert parse_tc("10+0.1").pgn() == "10+0.1" and parse_tc("40/20").pgn() == "40/20"
-    with pytest.raises(ValueError):
-        parse_tc("ten minutes")
+def test_limit_arguments():
+    """--tc is a jitfish.clock time control; --st, --nodes and --depth go with it into the PGN tag
+    and the summary's description."""
+    def limit(*argv: str):
+        return time_control_from_args(build_parser().parse_args(["--engine", "cmd=a", "--engine", "cmd=b", *argv]))
 
-
-def test_clock_increment_added_after_move():
-    clock = Clock(parse_tc("10+0.1"))
-    assert clock.charge(1.0) == pytest.approx(9.0)  # time left before the increment
-    assert clock.remaining == pytest.approx(9.1)
-    assert clock.movestogo() is None
-    assert clock.charge(9.5) < 0  # flag fell, whatever the increment would add
-
-
-def test_clock_movestogo_carry_over():
-    clock = Clock(parse_tc("40/20"))
-    assert clock.movestogo() == 40
-    for _ in range(39):
-        clock.charge(0.1)
-    assert clock.movestogo() == 1
-    assert clock.remaining == pytest.approx(20 - 3.9)
-    clock.charge(0.1)
-    assert clock.movestogo() == 40  # new period
-    assert clock.remaining == pytest.approx(16.0 + 20.0)  # unused time carries over
+    assert limit("--tc", "10+0.1").pgn() == "10+0.1" and limit("--tc", "40/20").clock.periods[0].moves == 40
+    assert limit("--tc", "1:30+1", "--nodes", "5").describe() == "tc=90+1 nodes=5"
+    assert limit("--st", "0.2").pgn() == "0.2/move" and limit("--st", "0.2").movetime == 0.2
+    assert limit("--depth", "3").pgn() == "-" and limit("--depth", "3").describe() == "depth=3"
+    for bad in (["--tc", "5", "--st", "1"], [], ["--st", "0"], ["--tc", "ten minutes"]):
+        with pytest.raises(ValueError):
+            limit(*bad)
 
 
 # ----------------------------------------------------------------------------- adjudication

@@ -1,50 +1,23 @@
 """Time controls end to end: games of the engine against itself through python-chess's
-chess.engine with a clock kept the way a GUI keeps it (no move may overstep the time left), and
-a sequence of fixed-time moves. python-chess parses every info line; any complaint of its parser
-fails the test, and so does any line the driver's checks reject."""
+chess.engine with the project's clock (jitfish/clock.py) kept the way a GUI keeps it (no move may
+overstep the time left), and a sequence of fixed-time moves. python-chess parses every info line;
+any complaint of its parser fails the test, and so does any line the driver's checks reject."""
 
 from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field
 
 import chess
 import chess.engine
 import pytest
 
+from jitfish.clock import Clock, TimeControl, engine_limit
 # ruff: noqa: F811 - the fixtures imported here are test parameters of the same name
 from tests.uci_driver import ENGINE_COMMAND, READY_TIMEOUT, engine, quiet_machine, uci  # noqa: F401
 
 OPENINGS = [["e2e4", "c7c5"], ["d2d4", "g8f6", "c2c4"], ["g1f3", "d7d5", "g2g3"]]
 MAX_PLIES = 300
-
-
-@dataclass
-class Clock:
-    """A GUI's chess clock: seconds left per side, the increment, and `moves` per period of `base`
-    seconds (repeating) or None for sudden death."""
-    base: float
-    inc: float = 0.0
-    moves: int | None = None
-    left: dict[bool, float] = field(default_factory=dict)
-    made: dict[bool, int] = field(default_factory=lambda: {chess.WHITE: 0, chess.BLACK: 0})
-
-    def __post_init__(self) -> None:
-        self.left = {chess.WHITE: self.base, chess.BLACK: self.base}
-
-    def limit(self, side: bool) -> chess.engine.Limit:
-        togo = self.moves - self.made[side] % self.moves if self.moves else None
-        return chess.engine.Limit(white_clock=self.left[chess.WHITE], black_clock=self.left[chess.BLACK],
-                                  white_inc=self.inc, black_inc=self.inc, remaining_moves=togo)
-
-    def press(self, side: bool, seconds: float) -> None:
-        """The side has moved after thinking `seconds`: it must not have lost on time."""
-        assert seconds <= self.left[side], f"lost on time: {seconds:.3f} s used, {self.left[side]:.3f} s left"
-        self.left[side] += self.inc - seconds
-        self.made[side] += 1
-        if self.moves and self.made[side] % self.moves == 0:
-            self.left[side] += self.base
 
 
 @pytest.fixture
@@ -59,23 +32,27 @@ def python_chess_engine(engine, caplog: pytest.LogCaptureFixture):
     assert not complaints
 
 
-def play_game(player: chess.engine.SimpleEngine, opening: list[str], clock: Clock) -> chess.Board:
-    """The engine against itself from `opening` to the end of the game (or MAX_PLIES)."""
+def play_game(player: chess.engine.SimpleEngine, opening: list[str], control: TimeControl) -> chess.Board:
+    """The engine against itself from `opening` to the end of the game (or MAX_PLIES), its clock
+    running from each `go` to the bestmove."""
     board = chess.Board()
     for move in opening:
         board.push_uci(move)
     game = object()
-    lowest = clock.base
+    clock = Clock(control)
+    lowest = control.periods[0].seconds
     while not board.is_game_over(claim_draw=True) and board.ply() < MAX_PLIES:
         side = board.turn
-        limit = clock.limit(side)
         start = time.perf_counter()
-        result = player.play(board, limit, game=game, info=chess.engine.INFO_ALL)
-        spent = time.perf_counter() - start
+        clock.start(side, start)
+        left = clock.remaining(side, start)
+        result = player.play(board, engine_limit(clock, start), game=game, info=chess.engine.INFO_ALL)
+        end = time.perf_counter()
         reported = result.info.get("time", 0.0)
-        assert reported <= clock.left[side], f"the engine reports {reported} s with {clock.left[side]} s left"
-        clock.press(side, spent)
-        lowest = min(lowest, clock.left[side])
+        assert reported <= left, f"the engine reports {reported} s with {left} s left"
+        assert clock.flagged(end) is None, f"lost on time: {end - start:.3f} s used, {left:.3f} s left"
+        clock.press(side, end)
+        lowest = min(lowest, clock.sides[side].remaining)
         board.push(result.move)
     print(f"game from {' '.join(opening)}: {board.ply()} plies, {board.result(claim_draw=True)}, "
           f"lowest clock after a move {lowest * 1000:.0f} ms")
@@ -85,15 +62,15 @@ def play_game(player: chess.engine.SimpleEngine, opening: list[str], clock: Cloc
 @pytest.mark.parametrize("opening", OPENINGS, ids=lambda moves: moves[0])
 def test_fischer_games_without_time_forfeit(quiet_machine, python_chess_engine, opening):
     """1 second + 10 ms a move: a whole game with no move over the time left."""
-    board = play_game(python_chess_engine, opening, Clock(base=1.0, inc=0.01))
+    board = play_game(python_chess_engine, opening, TimeControl.parse("1+0.01"))
     assert board.ply() > 20
 
 
 def test_moves_per_period_game_without_time_forfeit(quiet_machine, python_chess_engine):
     """10 moves in 1 second, repeating: `movestogo` counts down to the last move of each period."""
-    clock = Clock(base=1.0, moves=10)
-    play_game(python_chess_engine, OPENINGS[0], clock)
-    assert min(clock.made.values()) >= 10
+    board = play_game(python_chess_engine, OPENINGS[0], TimeControl.parse("10/1"))
+    played = board.move_stack[len(OPENINGS[0]):]
+    assert len(played) >= 20                        # each side made ten moves: a whole period
 
 
 def test_movetime_sequence(quiet_machine, uci):

@@ -3,19 +3,17 @@ asyncio `chess.engine` API, so that a long search or a crash never blocks the we
 search can be stopped (cancelling the call sends `stop`).
 
 `Robot` plays one game's moves at its level; `Adviser` is one full-strength process shared by all
-games for hints and for judging draw offers (kept apart so that its searches never leak into a
-level's setting or transposition table). The pure decisions (the human-like pause, whether to
-accept a draw) are plain functions so that they can be tested without a process.
+games for hints and for judging draw offers and claims (kept apart so that its searches never
+leak into a level's setting or transposition table). What the robot decides from the adviser's
+scores is jitfish/robot_policy.py's, the same as in `jitfish play`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import subprocess
 import sys
-from dataclasses import dataclass
 from typing import Callable
 
 import chess
@@ -23,7 +21,9 @@ import chess.engine
 
 from search.levels import FULL_STRENGTH_ELO, MIN_ELO
 
-from jitfish.web.clock import Clock, engine_times
+from jitfish.clock import Clock, engine_limit
+from jitfish.robot_policy import (HINT_SECONDS, JUDGE_SECONDS, Suggestion, accepts_draw, claims_draw, clip_score,
+                                  score_for)
 
 log = logging.getLogger(__name__)
 
@@ -33,11 +33,8 @@ ENGINE_COMMAND = [sys.executable, "-m", "jitfish"]   # the same Python, the same
 OWN_GROUP: dict[str, object] = ({"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP} if sys.platform == "win32"
                                 else {"start_new_session": True})
 UNTIMED_SECONDS = 1.5          # full strength without a clock thinks this long per move
-HINT_SECONDS = 1.0
-DRAW_JUDGE_SECONDS = 0.4
 RESERVE_SECONDS = 0.15         # kept off the robot's clock for the pipe and the server
 MOVE_OVERHEAD_MS = 50
-CLAIM_BELOW_CP = 30            # the robot claims a repetition or fifty-move draw unless better by more
 START_TIMEOUT = 120.0          # a cold numba cache compiles for about a minute before `readyok`
 
 # The page's level list: Elo and a name. Any Elo from MIN_ELO to FULL_STRENGTH_ELO is accepted.
@@ -59,47 +56,6 @@ def level_name(elo: int) -> str:
         if elo >= value:
             name = label
     return name
-
-
-def human_pause(elo: int, clock: Clock | None, colour: chess.Color, ply: int, now: float,
-                rng: random.Random) -> float:
-    """Seconds a weak level waits before it moves, like a person thinking: short in the opening,
-    longer later, and never more than a small share of its clock (it is charged to it). Full
-    strength uses its clock as it likes and gets no pause."""
-    if elo >= FULL_STRENGTH_ELO:
-        return 0.0
-    pause = rng.uniform(0.4, 1.2) if ply < 10 else rng.uniform(0.8, 2.6)
-    if clock is not None and clock.running is not None:
-        left = clock.remaining(colour, now) + clock.delay_left(colour, now)
-        moves = clock.moves_to_go(colour) or 30
-        share = 0.5 * max(0.0, left - 1.0) / max(moves, 10) + 0.5 * clock.increment(colour)
-        pause = min(pause, share)
-    return max(0.0, pause)
-
-
-def material_phase(board: chess.Board) -> int:
-    """Non-pawn material of both sides in pawns (62 at the start, 0 with kings and pawns)."""
-    values = {chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
-    return sum(len(board.pieces(piece, colour)) * value for piece, value in values.items() for colour in chess.COLORS)
-
-
-def accepts_draw(score_cp: int, board: chess.Board) -> bool:
-    """Whether the robot takes a draw offer, from its side's score (centipawns, from a short
-    full-strength search; mates count as big scores) and the phase of the game: early it plays on
-    unless clearly worse, in the middlegame it accepts when somewhat worse, in an endgame when it
-    is not clearly better."""
-    material = material_phase(board)
-    if material <= 20:
-        return score_cp <= 25
-    if board.fullmove_number <= 15 and material >= 50:
-        return score_cp <= -150
-    return score_cp <= -50
-
-
-@dataclass
-class Suggestion:
-    move: chess.Move
-    score_cp: int             # from the side to move's view, mates clipped to +-10000
 
 
 async def _open_engine() -> chess.engine.UciProtocol:
@@ -124,13 +80,10 @@ async def _close_engine(engine: chess.engine.UciProtocol | None) -> None:
 
 
 def _limit(clock: Clock | None, now: float, reserve: float) -> chess.engine.Limit:
-    """The search limit: the clocks mapped by `engine_times`, or a fixed time without a clock."""
+    """The search limit: the clocks as jitfish.clock tells them, or a fixed time without a clock."""
     if clock is None:
         return chess.engine.Limit(time=UNTIMED_SECONDS)
-    times = engine_times(clock, now, RESERVE_SECONDS + reserve)
-    return chess.engine.Limit(white_clock=times["wtime"] / 1000, black_clock=times["btime"] / 1000,
-                              white_inc=times["winc"] / 1000, black_inc=times["binc"] / 1000,
-                              remaining_moves=times["movestogo"])
+    return engine_limit(clock, now, RESERVE_SECONDS + reserve)
 
 
 class Robot:
@@ -213,7 +166,7 @@ class Adviser:
                     raise RobotError("the adviser found no move")
                 score = info.get("score")
                 cp = score.pov(board.turn).score(mate_score=10000) if score is not None else 0
-                return Suggestion(pv[0], max(-10000, min(10000, cp)))
+                return Suggestion(pv[0], clip_score(cp))
         raise RobotError("unreachable")
 
     async def hint(self, board: chess.Board) -> Suggestion:
@@ -221,13 +174,12 @@ class Adviser:
 
     async def accept_for(self, board: chess.Board, robot: chess.Color) -> bool:
         """Whether the robot, playing `robot`, accepts a draw offer in `board`."""
-        suggestion = await self.suggest(board, DRAW_JUDGE_SECONDS)
-        score = suggestion.score_cp if board.turn == robot else -suggestion.score_cp
-        return accepts_draw(score, board)
+        suggestion = await self.suggest(board, JUDGE_SECONDS)
+        return accepts_draw(score_for(suggestion, board, robot), board)
 
     async def claim_for(self, board: chess.Board) -> bool:
-        """Whether the robot, to move in `board`, claims the draw it may claim: when it is not better."""
-        return (await self.suggest(board, DRAW_JUDGE_SECONDS)).score_cp <= CLAIM_BELOW_CP
+        """Whether the robot, to move in `board`, claims the draw it may claim."""
+        return claims_draw((await self.suggest(board, JUDGE_SECONDS)).score_cp)
 
     async def close(self) -> None:
         engine, self.engine = self.engine, None

@@ -27,8 +27,9 @@ from aiohttp import WSMsgType, web
 
 from search.levels import FULL_STRENGTH_ELO, MIN_ELO
 
-from jitfish.web.clock import PRESET_LABELS
-from jitfish.web.game import GameError, Settings
+from jitfish.clock import PRESET_LABELS
+from jitfish.game import GameError
+from jitfish.web.game import Settings
 from jitfish.web.robot import LEVEL_CHOICES, Adviser
 from jitfish.web.session import Session
 
@@ -336,11 +337,8 @@ async def serve(host: str, port: int | None, open_browser: bool) -> None:
 
 
 def main(host: str, port: int | None, open_browser: bool) -> int:
-    """The `jitfish web` subcommand."""
+    """The `jitfish web` subcommand (jitfish.cli has checked the port)."""
     logging.basicConfig(level=logging.WARNING, format="jitfish web: %(levelname)s %(name)s: %(message)s")
-    if port is not None and not 0 <= port <= 65535:
-        print("error: --port must be 0..65535", file=sys.stderr)
-        return 2
     try:
         asyncio.run(serve(host, port, open_browser))
     except (KeyboardInterrupt, asyncio.CancelledError):

@@ -16,8 +16,10 @@ from typing import Any, Awaitable, Callable
 
 import chess
 
-from jitfish.web.game import COLOURS, Game, GameError, Settings
-from jitfish.web.robot import Adviser, Robot, RobotError, human_pause
+from jitfish.game import COLOURS, GameError
+from jitfish.robot_policy import human_pause
+from jitfish.web.game import Game, Settings
+from jitfish.web.robot import Adviser, Robot, RobotError
 
 log = logging.getLogger(__name__)
 

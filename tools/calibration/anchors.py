@@ -4,8 +4,8 @@ mover, as minimal UCI engines on python-chess.
     python -m tools.calibration.anchors random
     python -m tools.calibration.anchors greedy
 
-The greedy mover plays the move that leaves it the most material (mate in one counts as
-winning everything), choosing at random among equals; it never looks at the reply.
+The greedy mover plays the move that leaves it the most material (engine.piece's values; mate in
+one counts as winning everything), choosing at random among equals; it never looks at the reply.
 """
 
 from __future__ import annotations
@@ -15,12 +15,16 @@ import sys
 
 import chess
 
-PIECE_VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 0}
+from engine.defs import PIECE_VALUES
+
+MATE = 1_000_000                     # beyond any material
 
 
 def material(board: chess.Board, colour: chess.Color) -> int:
-    """Material of `colour` minus that of its opponent, in pawns."""
-    return sum(PIECE_VALUES[p.piece_type] * (1 if p.color == colour else -1) for p in board.piece_map().values())
+    """Material of `colour` minus that of its opponent, in centipawns (the kings, one a side,
+    cancel out). python-chess numbers the piece types PAWN..KING from 1, engine.defs from 0."""
+    return sum(int(PIECE_VALUES[p.piece_type - 1]) * (1 if p.color == colour else -1)
+               for p in board.piece_map().values())
 
 
 def greedy_move(board: chess.Board, rng: random.Random) -> chess.Move:
@@ -28,7 +32,7 @@ def greedy_move(board: chess.Board, rng: random.Random) -> chess.Move:
     best, choices = None, []
     for move in board.legal_moves:
         board.push(move)
-        value = 1000 if board.is_checkmate() else material(board, us)
+        value = MATE if board.is_checkmate() else material(board, us)
         board.pop()
         if best is None or value > best:
             best, choices = value, [move]

@@ -26,6 +26,8 @@ from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
+from tools import paths
+
 # (first, second, games) per plan, at the fast time control unless said otherwise.
 PLANS = {
     # The rows of search/levels.py as they stand: their measured Elo is what the table should say.
@@ -56,7 +58,6 @@ PLANS = {
     "recheck": [("L1000", "sf1350", 50), ("L1400", "sf1350", 50), ("L1800", "sf1600", 40),
                 ("L1800", "sf1800", 40), ("L1800", "sf2000", 40), ("full", "sf2200", 50)],
 }
-STOCKFISH = "/usr/games/stockfish"
 LOG10_OVER_400 = math.log(10) / 400
 
 
@@ -73,7 +74,7 @@ def engine_tokens(name: str, jitfish: str) -> list[str]:
     if name.startswith("L"):
         return [f"cmd={jitfish}", f"name={name}", "option.UCI_LimitStrength=true", f"option.UCI_Elo={name[1:]}"]
     if anchor_elo(name) is not None:
-        return [f"cmd={STOCKFISH}", f"name={name}", "option.UCI_LimitStrength=true",
+        return [f"cmd={paths.stockfish()}", f"name={name}", "option.UCI_LimitStrength=true",
                 f"option.UCI_Elo={name[2:]}", "option.Move Overhead=50"]
     if name in ("random", "greedy"):
         return [f"cmd={sys.executable} -m tools.calibration.anchors {name}", f"name={name}"]

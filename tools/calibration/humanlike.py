@@ -21,7 +21,8 @@ import chess
 import chess.engine
 import chess.pgn
 
-STOCKFISH = "/usr/games/stockfish"
+from tools import paths
+
 CLIP = 1000
 BLUNDER = 300
 
@@ -41,7 +42,7 @@ def game_losses(game: chess.pgn.Game, nodes: int) -> list[tuple[str, int]]:
     players = {chess.WHITE: game.headers.get("White", "?"), chess.BLACK: game.headers.get("Black", "?")}
     board = game.board()
     evaluations, movers = [], []
-    with chess.engine.SimpleEngine.popen_uci(STOCKFISH) as engine:
+    with chess.engine.SimpleEngine.popen_uci(paths.stockfish()) as engine:
         engine.configure({"Hash": 16, "Threads": 1})
         for move in [*game.mainline_moves(), None]:
             if board.is_game_over():

@@ -3,12 +3,12 @@
 Run from the repo root, e.g.::
 
     .venv/bin/python -m tools.matches.match \\
-        --engine cmd=/usr/games/stockfish name=sf1350 option.UCI_LimitStrength=true option.UCI_Elo=1350 \\
-        --engine cmd=/opt/sunfish-venv/bin/sunfish-uci name=sunfish \\
+        --engine cmd=stockfish name=sf1350 option.UCI_LimitStrength=true option.UCI_Elo=1350 \\
+        --engine cmd=sunfish-uci name=sunfish \\
         --each option.Hash=16 --games 4 --tc 5+0.05 --pgn runs/smoke.pgn --json runs/smoke.json
 
 Results are always from the first engine's point of view.  See tools/matches/elo.py
-for the statistics and tools/matches/clock.py for the time controls.
+for the statistics and jitfish/clock.py for the time controls and the clock.
 """
 
 from __future__ import annotations
@@ -34,12 +34,12 @@ import chess
 import chess.engine
 import chess.pgn
 
+from jitfish.clock import Clock, TimeControl, engine_limit, flag_result
+from tools import paths
 from tools.matches import elo as elostats
 from tools.matches.adjudication import AdjudicationRules, Adjudicator, rules_outcome
-from tools.matches.clock import Clock, TimeControl, parse_tc
 from tools.matches.engines import EngineProcess, EngineSpec, parse_engine_spec
 
-DEFAULT_OPENINGS = "/work/shared/data/openings.epd"
 MATE_CP = 100_000
 INFO = chess.engine.Info.BASIC | chess.engine.Info.SCORE  # no PV parsing: keeps the runner cheap
 
@@ -76,7 +76,7 @@ def choose_openings(args: argparse.Namespace, pairs: int, rng: random.Random) ->
         else:
             ids = [rng.randrange(960) for _ in range(pairs)]
         return [(chess.Board.from_chess960_pos(i).fen(shredder=True), f"chess960 #{i}") for i in ids]
-    path = args.openings or DEFAULT_OPENINGS
+    path = args.openings or str(paths.openings())
     fens = load_openings(path, chess960)
     if args.opening_order == "sequential":
         idx = [(args.opening_offset + k) % len(fens) for k in range(pairs)]
@@ -86,6 +86,41 @@ def choose_openings(args: argparse.Namespace, pairs: int, rng: random.Random) ->
         idx = [rng.randrange(len(fens)) for _ in range(pairs)]
     name = os.path.basename(path)
     return [(fens[i], f"{name}#{i + 1}") for i in idx]
+
+
+# ----------------------------------------------------------------------------- limits
+
+
+def _fmt(seconds: float) -> str:
+    """Seconds without a trailing '.0'."""
+    return f"{seconds:g}"
+
+
+@dataclass(frozen=True)
+class MatchLimit:
+    """What limits each move: a clock (jitfish.clock), a fixed time per move, nodes and/or depth."""
+
+    clock: TimeControl = TimeControl()  # untimed unless --tc
+    movetime: float | None = None  # fixed seconds per move (go movetime)
+    nodes: int | None = None
+    depth: int | None = None
+
+    def pgn(self) -> str:
+        """The PGN TimeControl tag value."""
+        if self.clock.timed:
+            return self.clock.pgn_tag()
+        if self.movetime is not None:
+            return f"{_fmt(self.movetime)}/move"
+        return "-"
+
+    def describe(self) -> str:
+        """Human-readable description including node/depth limits."""
+        parts = [] if self.pgn() == "-" else [f"tc={self.pgn()}"]
+        if self.nodes is not None:
+            parts.append(f"nodes={self.nodes}")
+        if self.depth is not None:
+            parts.append(f"depth={self.depth}")
+        return " ".join(parts) or "none"
 
 
 # ----------------------------------------------------------------------------- bookkeeping
@@ -211,9 +246,10 @@ class ProtocolWarnings(logging.Handler):
 
 
 def forfeit_result(board: chess.Board, loser: chess.Color, on_time: bool) -> str:
-    """Result when `loser` forfeits; on time it is a draw if the opponent cannot possibly mate."""
-    if on_time and board.has_insufficient_material(not loser):
-        return "1/2-1/2"
+    """Result when `loser` forfeits; on time it is a draw if the opponent cannot possibly mate
+    (jitfish.clock.flag_result, FIDE 6.9)."""
+    if on_time:
+        return flag_result(board, loser)[0]
     return "0-1" if loser == chess.WHITE else "1-0"
 
 
@@ -221,7 +257,7 @@ class Match:
     """Runs the games of a match over `concurrency` workers, each with its own engine pair."""
 
     def __init__(self, args: argparse.Namespace, specs: list[EngineSpec], openings: list[tuple[str, str]],
-                 tc: TimeControl, rules: AdjudicationRules, pgn_out: TextIO | None,
+                 tc: MatchLimit, rules: AdjudicationRules, pgn_out: TextIO | None,
                  stderr: TextIO | None) -> None:
         """Set up the match; engines start in run()."""
         self.args = args
@@ -341,7 +377,7 @@ class Match:
         node: chess.pgn.GameNode = game
         procs = {chess.WHITE: white, chess.BLACK: black}
         stats = {chess.WHITE: self.state.stats[wi], chess.BLACK: self.state.stats[bi]}
-        clocks = {c: Clock(self.tc) for c in (chess.WHITE, chess.BLACK)} if self.tc.uses_clock else None
+        clock = Clock(self.tc.clock) if self.tc.clock.timed else None
         adjudicator = Adjudicator(self.rules)
         predicted: dict[chess.Color, chess.Move | None] = {chess.WHITE: None, chess.BLACK: None}  # pondered
         pending: tuple[str, str] | None = None
@@ -376,7 +412,8 @@ class Match:
 
             turn = board.turn
             proc, st = procs[turn], stats[turn]
-            limit, budget = self.limit_for(clocks, turn, proc.spec)
+            t0 = time.monotonic()
+            limit, budget = self.limit_for(clock, turn, proc.spec, t0)
             watchdog = budget + self.args.grace
             if predicted[turn] is not None:  # it pondered: python-chess sends ponderhit or stop
                 hit = predicted[turn] == board.peek()
@@ -386,7 +423,6 @@ class Match:
             fault: str | None = None
             detail = ""
             play: chess.engine.PlayResult | None = None
-            t0 = time.monotonic()
             try:
                 if proc.protocol is None:
                     raise chess.engine.EngineTerminatedError("engine not running")
@@ -414,7 +450,7 @@ class Match:
             if play is not None and (play.move is None or play.move not in board.legal_moves):
                 fault, detail = "illegal", f"bestmove {play.move.uci() if play.move else '(none)'}"
 
-            over_time = "" if fault else self.charge_time(clocks, turn, elapsed, st)
+            over_time = "" if fault else self.charge_time(clock, turn, t0, elapsed, st)
             side = "White" if turn == chess.WHITE else "Black"
             if fault == "illegal":
                 st.illegal_moves += 1
@@ -468,28 +504,35 @@ class Match:
         protocol.game, protocol.first_game, protocol.ponderhit = tag, False, False
         await protocol.ping()
 
-    def limit_for(self, clocks: dict[chess.Color, Clock] | None, turn: chess.Color, spec: EngineSpec
+    def limit_for(self, clock: Clock | None, turn: chess.Color, spec: EngineSpec, now: float
                   ) -> tuple[chess.engine.Limit, float]:
         """The UCI go limit for the side to move (its engine's own nodes= before --nodes) and its
-        time budget in seconds (for the watchdog)."""
+        time budget in seconds (for the watchdog). Its clock starts at `now`: only the time from
+        the engine's `go` to its bestmove is charged."""
         tc = self.tc
+        if clock is not None:
+            clock.start(turn, now)
+            limit = engine_limit(clock, now)
+            limit.nodes, limit.depth = spec.nodes or tc.nodes, tc.depth
+            flag_at = clock.flag_at()
+            assert flag_at is not None
+            return limit, flag_at - now
         limit = chess.engine.Limit(nodes=spec.nodes or tc.nodes, depth=tc.depth)
-        if clocks is not None:
-            limit.white_clock = clocks[chess.WHITE].remaining
-            limit.black_clock = clocks[chess.BLACK].remaining
-            limit.white_inc = limit.black_inc = tc.inc
-            limit.remaining_moves = clocks[turn].movestogo()
-            return limit, clocks[turn].remaining
         if tc.movetime is not None:
             limit.time = tc.movetime
             return limit, tc.movetime
         return limit, self.args.max_think
 
-    def charge_time(self, clocks: dict[chess.Color, Clock] | None, turn: chess.Color, elapsed: float,
+    def charge_time(self, clock: Clock | None, turn: chess.Color, t0: float, elapsed: float,
                     st: EngineStats) -> str:
-        """Charge the move's time; update overrun stats; return a forfeit description or ''."""
-        if clocks is not None:
-            over = -clocks[turn].charge(elapsed)
+        """Charge the move that took `elapsed` seconds from `t0`; update overrun stats; return a
+        forfeit description or ''. A move past the flag but within --margin-ms counts (its clock
+        goes below zero)."""
+        if clock is not None:
+            flag_at = clock.flag_at()
+            assert flag_at is not None and clock.running == turn
+            over = t0 + elapsed - flag_at
+            clock.press(turn, t0 + elapsed)
             margin = self.args.margin_ms / 1000
         elif self.tc.movetime is not None:
             over = elapsed - self.tc.movetime
@@ -624,7 +667,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Engine settings: cmd=COMMAND (shell-quoted if it has arguments), name=NAME, proto=uci, "
                "dir=WORKDIR, ponder=true (think on the opponent's time), option.NAME=VALUE (UCI option; "
                "true/false for check options). "
-               "Example: --engine cmd=/usr/games/stockfish name=sf1350 option.UCI_LimitStrength=true "
+               "Example: --engine cmd=stockfish name=sf1350 option.UCI_LimitStrength=true "
                "option.UCI_Elo=1350")
     p.add_argument("--engine", nargs="+", action="append", required=True, metavar="KEY=VALUE",
                    help="an engine (give exactly two); results are from the first one's view")
@@ -647,7 +690,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--max-think", type=float, default=60.0,
                    help="time budget per move for --nodes/--depth without a clock (default 60 s)")
     o = p.add_argument_group("openings")
-    o.add_argument("--openings", help=f"EPD/FEN file (default {DEFAULT_OPENINGS}; "
+    o.add_argument("--openings", help=f"EPD/FEN file (default {paths.openings()}; "
                                       "with --variant chess960 default is random start positions)")
     o.add_argument("--opening-order", choices=["random", "sequential"], default="random")
     o.add_argument("--opening-offset", type=int, default=0, help="first opening index for sequential order")
@@ -676,16 +719,16 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def time_control_from_args(args: argparse.Namespace) -> TimeControl:
-    """Combine --tc/--st/--nodes/--depth into one TimeControl (raises ValueError)."""
+def time_control_from_args(args: argparse.Namespace) -> MatchLimit:
+    """Combine --tc/--st/--nodes/--depth into one MatchLimit (raises ValueError)."""
     if args.tc and args.st:
         raise ValueError("give --tc or --st, not both")
     if not (args.tc or args.st or args.nodes or args.depth):
         raise ValueError("give a limit: --tc, --st, --nodes or --depth")
-    tc = parse_tc(args.tc) if args.tc else TimeControl()
+    clock = TimeControl.parse(args.tc) if args.tc else TimeControl()
     if args.st is not None and args.st <= 0:
         raise ValueError("--st must be positive")
-    return TimeControl(tc.base, tc.inc, tc.moves, args.st, args.nodes, args.depth)
+    return MatchLimit(clock, args.st, args.nodes, args.depth)
 
 
 def _open_output(path: str) -> TextIO:

@@ -32,9 +32,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from tools import paths
+
+ROOT = paths.ROOT
 DEFAULT_ENGINE = str(ROOT / ".venv" / "bin" / "jitfish")
-STOCKFISH = "/usr/games/stockfish"
 STOCKFISH_ELO = 2200                 # Jitfish's full strength measures about 2100 on this scale
 FAILURES = ("crashes", "illegal_moves", "time_forfeits", "timeouts", "tracebacks", "protocol_warnings")
 
@@ -180,7 +181,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="soak: the 1000 mixed games (default); ladder: the strength ladder")
     p.add_argument("--only", nargs="+", metavar="CATEGORY", help="play only these categories")
     p.add_argument("--engine", default=DEFAULT_ENGINE, help=f"the Jitfish executable (default {DEFAULT_ENGINE})")
-    p.add_argument("--stockfish", default=STOCKFISH)
+    p.add_argument("--stockfish", default=paths.stockfish(),
+                   help="the Stockfish executable (default: tools/paths.py's, $JITFISH_STOCKFISH first)")
     p.add_argument("--stockfish-elo", type=int, default=STOCKFISH_ELO)
     p.add_argument("--hash", type=int, default=64, help="Jitfish's Hash in MB (default 64)")
     p.add_argument("--concurrency", type=int, default=1,

@@ -24,8 +24,11 @@ from dataclasses import dataclass, field
 import chess
 import chess.pgn
 
+from engine.defs import PIECE_VALUES
+
 COMMENT = re.compile(r"\s*([+-]?)(M?)(\d+(?:\.\d+)?)/")
-PIECE_POINTS = {chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
+PIECE_POINTS = {kind: PIECE_VALUES[kind - 1] // PIECE_VALUES[0] for kind in (chess.KNIGHT, chess.BISHOP, chess.ROOK,
+                                                                     chess.QUEEN)}   # in pawns: 3, 3, 5, 9
 LOST_CP, STAYS_LOST_CP = -150, -100
 OPENING_PLIES, ENDGAME_POINTS, HORIZON_MOVES = 30, 26, 4
 

@@ -40,9 +40,10 @@ from typing import TextIO
 import chess
 import chess.engine
 
+from tools import paths
 from tools.matches.adjudication import AdjudicationRules, Adjudicator, rules_outcome
 from tools.matches.engines import EngineProcess, EngineSpec
-from tools.matches.match import DEFAULT_OPENINGS, load_openings
+from tools.matches.match import load_openings
 
 RESULT_VALUE = {"1-0": "1.0", "0-1": "0.0", "1/2-1/2": "0.5"}
 INFO = chess.engine.Info.BASIC | chess.engine.Info.SCORE
@@ -235,11 +236,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--chunk-games", type=int, default=200, help="games per chunk (default 200)")
     p.add_argument("--concurrency", type=int, default=1)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--engine", default="/usr/games/stockfish", help="UCI engine command (default Stockfish)")
+    p.add_argument("--engine", default=paths.stockfish(), help="UCI engine command (default Stockfish)")
     p.add_argument("--hash", type=int, default=16, help="engine Hash in MB")
     p.add_argument("--nodes", type=int, default=2000, help="go nodes per move (default 2000)")
     p.add_argument("--depth", type=int, default=None, help="go depth per move (with or instead of --nodes)")
-    p.add_argument("--openings", default=DEFAULT_OPENINGS)
+    p.add_argument("--openings", default=str(paths.openings()))
     p.add_argument("--random-plies", type=int, default=4,
                    help="up to this many random plies after the opening")
     p.add_argument("--chess960", type=float, default=0.0,

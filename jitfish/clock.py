@@ -1,7 +1,9 @@
-"""Chess clock rules for `jitfish web`: time controls, the running clock, the flag (pure Python, no I/O).
+"""The chess clock: time controls, both players' running clocks, the flag and what an engine is told.
 
-Times are seconds (floats); `now` is any monotonic time the caller reads (time.monotonic() in the
-server, plain numbers in the tests), so every rule can be checked without waiting.
+One clock for everything that keeps time: the browser game (`jitfish web`), the match tools
+(tools/matches) and the tests. Pure Python, no I/O: times are seconds (floats) and `now` is any
+monotonic time the caller reads (time.monotonic() in a server or a match, plain numbers in the
+tests), so every rule can be checked without waiting.
 
 Kinds of time control, all built from periods and one increment mode:
 - none: no clocks;
@@ -16,16 +18,22 @@ Kinds of time control, all built from periods and one increment mode:
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
 import chess
+import chess.engine
 
 MODES = ("none", "fischer", "bronstein", "delay")   # how the per-move seconds of a period count
 MAX_PERIODS = 3
 MAX_PERIOD_SECONDS = 6 * 3600.0                     # 6 hours for one period is plenty
 MAX_INCREMENT = 600.0
 MAX_PERIOD_MOVES = 200
+MIN_ENGINE_MS = 10                                  # an engine is never told it has no time
+
+# The command line's time controls: [moves/]base[+increment], base in seconds or minutes:seconds.
+_TEXT = re.compile(r"^(?:(\d+)/)?(\d+(?:\.\d*)?|\d+:\d+(?:\.\d*)?)(?:\+(\d+(?:\.\d*)?))?$")
 
 
 class ClockError(ValueError):
@@ -47,6 +55,26 @@ class TimeControl:
     @property
     def timed(self) -> bool:
         return self.mode != "none"
+
+    @classmethod
+    def parse(cls, text: str) -> "TimeControl":
+        """A Fischer (or sudden-death) control from command-line text: '10+0.1', '60', '1:30+1'
+        (base[+increment]) or '40/20', '40/20+0.5' (moves/base[+increment], the period repeating).
+        ClockError (a ValueError) for anything else."""
+        match = _TEXT.match(text.strip())
+        if not match:
+            raise ClockError(f"bad time control {text!r} (expected e.g. 10+0.1, 40/20 or 1:30+1)")
+        moves, base_text, increment = match.groups()
+        if ":" in base_text:
+            minutes, seconds = base_text.split(":")
+            base = int(minutes) * 60 + float(seconds)
+        else:
+            base = float(base_text)
+        if base <= 0:
+            raise ClockError(f"time control {text!r} has no time")
+        if moves is not None and int(moves) <= 0:
+            raise ClockError(f"time control {text!r} has a zero move count")
+        return cls("fischer", (Period(base, int(moves) if moves else None, float(increment or 0)),))
 
     def kind(self) -> str:
         """What players call it: none, sudden death, Fischer, Bronstein, delay, moves."""
@@ -150,7 +178,7 @@ def _seconds(seconds: float) -> str:
     return f"{seconds:g} s"
 
 
-# The presets of the page's clock list: name -> time control.
+# The common time controls (the browser game's clock list): name -> time control.
 PRESETS: dict[str, TimeControl] = {
     "none": TimeControl(),
     "1+0": TimeControl("fischer", (Period(60),)),
@@ -237,7 +265,8 @@ class Clock:
     # ---- changing ----
 
     def start(self, colour: chess.Color, now: float) -> None:
-        """Start the colour's clock (the game's first move to make, or after a take-back)."""
+        """Start the colour's clock (the game's first move to make, after a take-back, or each move
+        when the caller measures only the thinking time, as a match runner does)."""
         self.running, self.started_at = colour, now
 
     def stop(self, now: float) -> None:
@@ -289,22 +318,30 @@ class Clock:
                 "moves_to_go": {"white": self.moves_to_go(chess.WHITE), "black": self.moves_to_go(chess.BLACK)}}
 
 
-def engine_times(clock: Clock, now: float, reserve: float) -> dict[str, Any]:
-    """The robot's `go wtime btime winc binc movestogo` (milliseconds) under `clock`, so that it
-    never flags: the side to move is told its time less `reserve` (the pipe, the server and any
-    pause charged to it), and a delay is told as an increment, which is what both delays amount
-    to (a move costs only the time beyond the delay). A simple delay still to run counts as time
-    the side has."""
+def engine_times(clock: Clock, now: float, reserve: float = 0.0) -> dict[str, Any]:
+    """UCI `go wtime btime winc binc movestogo` (milliseconds) under `clock`, so that an engine
+    never flags: the side to move is told its time less `reserve` (a pipe, a server or a pause
+    charged to it), never less than MIN_ENGINE_MS, and a delay is told as an increment, which
+    is what both delays amount to (a move costs only the time beyond the delay). A simple delay
+    still to run counts as time the side has. `movestogo` is the side to move's (None: sudden death)."""
     times: dict[str, Any] = {}
     for colour, name in ((chess.WHITE, "w"), (chess.BLACK, "b")):
         left = clock.remaining(colour, now) + clock.delay_left(colour, now)
         if colour == clock.running:
             left -= reserve
-        times[f"{name}time"] = max(10, int(left * 1000))
+        times[f"{name}time"] = max(MIN_ENGINE_MS, int(left * 1000))
         times[f"{name}inc"] = int(clock.increment(colour) * 1000)
     mover = clock.running if clock.running is not None else chess.WHITE
     times["movestogo"] = clock.moves_to_go(mover)
     return times
+
+
+def engine_limit(clock: Clock, now: float, reserve: float = 0.0) -> chess.engine.Limit:
+    """`engine_times` as python-chess's search limit."""
+    times = engine_times(clock, now, reserve)
+    return chess.engine.Limit(white_clock=times["wtime"] / 1000, black_clock=times["btime"] / 1000,
+                              white_inc=times["winc"] / 1000, black_inc=times["binc"] / 1000,
+                              remaining_moves=times["movestogo"])
 
 
 def flag_result(board: chess.Board, flagged: chess.Color) -> tuple[str, str]:

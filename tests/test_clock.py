@@ -1,5 +1,5 @@
-"""The clock rules of `jitfish web` (jitfish/web/clock.py), with made-up times: every kind
-of time control, period changes with carry-over, the flag, FIDE 6.9 and the robot's go times."""
+"""The one chess clock (jitfish/clock.py), with made-up times: every kind of time control and its
+text, period changes with carry-over, the flag, FIDE 6.9 and what an engine is told."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import math
 import chess
 import pytest
 
-from jitfish.web.clock import (PRESETS, Clock, ClockError, Period, TimeControl, engine_times,
-                                       flag_result)
+from jitfish.clock import (PRESETS, Clock, ClockError, Period, TimeControl, engine_limit, engine_times,
+                           flag_result)
 
 W, B = chess.WHITE, chess.BLACK
 
@@ -18,6 +18,27 @@ def started(control: TimeControl, at: float = 0.0) -> Clock:
     clock = Clock(control)
     clock.start(W, at)
     return clock
+
+
+def fischer(base: float, moves: int | None = None, increment: float = 0.0) -> TimeControl:
+    return TimeControl("fischer", (Period(base, moves, increment),))
+
+
+def test_time_control_text():
+    """The command line's controls (the match tools' --tc): base[+inc], minutes:seconds, moves/base."""
+    assert TimeControl.parse("10+0.1") == fischer(10.0, None, 0.1)
+    assert TimeControl.parse("40/20") == fischer(20.0, 40)
+    assert TimeControl.parse("40/20+0.5") == fischer(20.0, 40, 0.5)
+    assert TimeControl.parse("1:30+1") == fischer(90.0, None, 1.0)
+    assert TimeControl.parse(" 60 ") == PRESETS["1+0"]
+    assert TimeControl.parse("10+0.1").pgn_tag() == "10+0.1" and TimeControl.parse("40/20").pgn_tag() == "40/20"
+    assert TimeControl.parse("1:30+1").pgn_tag() == "90+1" and TimeControl.parse("0.2+0").pgn_tag() == "0.2"
+    assert TimeControl.parse("40/20").kind() == "moves" and TimeControl.parse("5+0").kind() == "sudden"
+    for bad in ("ten minutes", "0+1", "0/20", "10+", "+1", "40/", "1:30:10"):
+        with pytest.raises(ClockError):
+            TimeControl.parse(bad)
+    with pytest.raises(ValueError, match="expected e.g. 10"):        # a ValueError for the command lines
+        TimeControl.parse("5m")
 
 
 def test_presets_are_the_kinds_players_know():
@@ -115,6 +136,44 @@ def test_last_period_with_a_move_count_repeats():
     assert clock.moves_to_go(W) == 1 and clock.sides[W].period == 0
 
 
+def test_the_flag_falls_whatever_the_increment_would_add():
+    """A move that used more than the time left loses even though the increment would cover it:
+    the flag is read before the press."""
+    clock = started(TimeControl.parse("10+0.1"))
+    assert clock.press(W, 1.0) == pytest.approx(1.0)
+    assert clock.sides[W].remaining == pytest.approx(9.1) and clock.moves_to_go(W) is None
+    clock.press(B, 1.0)
+    assert clock.flagged(1.0 + 9.1) == W and clock.flag_at() == pytest.approx(10.1)
+    assert clock.flagged(10.0) is None
+
+
+def test_moves_per_period_text_repeats_with_carry_over():
+    """'40/20': movestogo counts down to 1, then a new period adds 20 s to what is left."""
+    clock = started(TimeControl.parse("40/20"))
+    assert clock.moves_to_go(W) == 40
+    now = 0.0
+    for _ in range(39):
+        now += 0.1
+        clock.press(W, now)
+        clock.press(B, now)
+    assert clock.moves_to_go(W) == 1 and clock.sides[W].remaining == pytest.approx(20 - 3.9)
+    now += 0.1
+    clock.press(W, now)
+    assert clock.moves_to_go(W) == 40                          # a new period
+    assert clock.sides[W].remaining == pytest.approx(16.0 + 20.0)   # unused time carries over
+
+
+def test_a_match_runner_charges_only_the_thinking_time():
+    """Started at each `go` and pressed at `bestmove`: the time between moves is not charged."""
+    clock = Clock(TimeControl.parse("10+0"))
+    clock.start(W, 100.0)
+    clock.press(W, 101.0)
+    clock.start(B, 250.0)                                      # the runner's own work in between
+    clock.press(B, 252.0)
+    clock.start(W, 400.0)
+    assert clock.remaining(W, 400.5) == pytest.approx(8.5) and clock.sides[B].remaining == pytest.approx(8.0)
+
+
 def test_a_move_of_the_wrong_side_is_refused():
     clock = started(PRESETS["5+0"])
     with pytest.raises(ClockError):
@@ -193,6 +252,15 @@ def test_engine_times_leave_a_reserve_and_count_delays_as_increments():
     assert times["wtime"] == 60000 + 3000 - 200 and times["winc"] == 5000
     nearly_out = started(PRESETS["1+0"])
     assert engine_times(nearly_out, 59.95, reserve=0.2)["wtime"] == 10      # never zero or negative
+
+
+def test_engine_limit_is_the_same_times_for_python_chess():
+    clock = started(TimeControl.parse("40/20+0.5"))
+    clock.press(W, 3.0)                                        # white 17.5 s, black to move
+    limit = engine_limit(clock, 4.0)
+    assert (limit.white_clock, limit.black_clock) == (pytest.approx(17.5), pytest.approx(19.0))
+    assert (limit.white_inc, limit.black_inc, limit.remaining_moves) == (0.5, 0.5, 40)
+    assert limit.time is None and limit.nodes is None
 
 
 def test_flag_loses_unless_the_opponent_cannot_mate():

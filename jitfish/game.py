@@ -1,0 +1,345 @@
+"""One game for every front end (`jitfish play` in the terminal, `jitfish web` in the browser): the
+position and its moves, the clock, the result and how the game ended.
+
+Every rule comes from python-chess (legality, SAN, checkmate and the draws, claims, PGN), applied
+as FIDE does: checkmate, stalemate, insufficient material, fivefold repetition and the 75-move
+rule end the game by themselves; threefold repetition and the fifty-move rule are draws the side
+to move may claim (FIDE 9.2, 9.3); a flag loses unless the opponent cannot mate (FIDE 6.9); a
+resignation or an accepted draw offer ends it too. No I/O: the caller reads `now` from a
+monotonic clock (an untimed game may leave it at 0).
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import random
+from dataclasses import dataclass
+
+import chess
+import chess.pgn
+
+from jitfish.clock import Clock, SideState, TimeControl, flag_result
+
+COLOURS = {"white": chess.WHITE, "black": chess.BLACK}
+ENDINGS = {                        # how the position ends a game, as the result line says it
+    chess.Termination.CHECKMATE: "checkmate",
+    chess.Termination.STALEMATE: "stalemate",
+    chess.Termination.INSUFFICIENT_MATERIAL: "insufficient material",
+    chess.Termination.SEVENTYFIVE_MOVES: "the 75-move rule",
+    chess.Termination.FIVEFOLD_REPETITION: "fivefold repetition",
+}
+CLAIMS = {"fifty": "the fifty-move rule", "threefold": "threefold repetition"}
+
+
+class GameError(ValueError):
+    """A request the game cannot carry out (the message is for the player)."""
+
+
+def colour_name(colour: chess.Color) -> str:
+    return "white" if colour == chess.WHITE else "black"
+
+
+def side_name(colour: chess.Color) -> str:
+    return "White" if colour == chess.WHITE else "Black"
+
+
+# ---- the start position ----
+
+def start_board(text: str, chess960: bool, rng: random.Random) -> chess.Board:
+    """The board a game starts from: a FEN, a PGN (with its moves), a Chess960 start number, a
+    random Chess960 start (no text, chess960) or the standard one. GameError says what is wrong."""
+    text = text.strip()
+    if not text:
+        return chess.Board.from_chess960_pos(rng.randrange(960)) if chess960 else chess.Board()
+    if text.isdigit() and chess960:
+        number = int(text)
+        if not 0 <= number <= 959:
+            raise GameError("a Chess960 start number is 0 to 959")
+        return chess.Board.from_chess960_pos(number)
+    if text.startswith("[") or text.startswith("1.") or "\n" in text:
+        return _board_from_pgn(text, chess960)
+    try:
+        board = chess.Board(text, chess960=chess960)
+    except ValueError as exc:
+        raise GameError(f"invalid FEN: {exc}") from None
+    _check_playable(board)
+    return board
+
+
+def _board_from_pgn(text: str, chess960: bool) -> chess.Board:
+    game = chess.pgn.read_game(io.StringIO(text))
+    if game is None:
+        raise GameError("no game found in the PGN")
+    if game.errors:
+        raise GameError(f"the PGN does not read: {game.errors[0]}")
+    variant = game.headers.get("Variant", "Standard").lower()
+    if variant not in ("standard", "chess960", "fischerandom", "chess 960", "from position"):
+        raise GameError(f"the PGN is a {game.headers['Variant']} game; only chess and Chess960 are played")
+    board = game.board()
+    if chess960:
+        board.chess960 = True
+    _check_playable(board)
+    for move in game.mainline_moves():
+        if move not in board.legal_moves:
+            raise GameError(f"the PGN has an illegal move {move.uci()}")
+        board.push(move)
+    return board
+
+
+def _check_playable(board: chess.Board) -> None:
+    status = board.status()
+    if status != chess.STATUS_VALID:
+        problems = [name.removeprefix("STATUS_").lower().replace("_", " ") for name, flag in vars(chess).items()
+                    if name.startswith("STATUS_") and flag and flag in chess.Status(status)]
+        raise GameError("the position cannot occur in a game: " + ", ".join(problems))
+
+
+# ---- the game ----
+
+def landing_square(move: chess.Move, castle: bool) -> int:
+    """Where the moving piece lands: for castling the king's own square (python-chess may write
+    castling as the king taking its rook)."""
+    if castle:
+        kingside = chess.square_file(move.to_square) > chess.square_file(move.from_square)
+        return chess.square(6 if kingside else 2, chess.square_rank(move.from_square))
+    return move.to_square
+
+
+@dataclass
+class Ply:
+    """One move of the record: the move, its SAN and the mover's clock after it (PGN %clk)."""
+    move: chess.Move
+    san: str
+    clock_after: float | None
+    clock_before: tuple[SideState, SideState] | None     # both clocks when the position arose
+    capture: bool = False
+    castle: bool = False
+
+    @property
+    def target(self) -> int:
+        """Where the moving piece landed (a castling king's own square)."""
+        return landing_square(self.move, self.castle)
+
+
+class Game:
+    """A game in progress or finished, against the robot (`human` is the person's colour) or
+    between two people (`human` None). Colours are python-chess's (True is White)."""
+
+    def __init__(self, start: chess.Board, human: chess.Color | None, control: TimeControl = TimeControl(),
+                 takeback: bool = True) -> None:
+        self.root = start.root()
+        self.board = self.root.copy()
+        self.plies: list[Ply] = []
+        for move in start.move_stack:               # a PGN set-up: its moves begin the record
+            self._record(move, None, None)
+        self.first_live_ply = len(self.plies)       # the first move played here is not timed
+        self.human = human
+        self.control = control
+        self.takeback = takeback
+        self.clock = Clock(control) if control.timed else None
+        self.result = "*"
+        self.reason = ""
+        self.termination = ""                       # PGN Termination: normal, time forfeit
+        self.positional_end = False                 # the position ended it (mate, stalemate, a draw rule)
+        self.draw_offer: chess.Color | None = None
+        self.date = datetime.date.today()
+        self._check_position_end()
+
+    # ---- who plays ----
+
+    def is_robot(self, colour: chess.Color) -> bool:
+        return self.human is not None and colour != self.human
+
+    @property
+    def over(self) -> bool:
+        return self.result != "*"
+
+    def robot_to_move(self) -> bool:
+        return not self.over and self.is_robot(self.board.turn)
+
+    # ---- moves ----
+
+    def parse_text(self, text: object) -> chess.Move:
+        """A legal move typed as SAN or UCI (`Nf3`, `O-O`, `e7e8=Q`, `e2e4`, `e7e8q`)."""
+        if not isinstance(text, str) or not 0 < len(text.strip()) <= 12:
+            raise GameError("type a move such as e4, Nf3, O-O or e2e4")
+        text = text.strip()
+        for parse in (self.board.parse_san, lambda t: self.board.parse_uci(t.lower())):
+            try:
+                return parse(text)
+            except ValueError:
+                continue
+        raise GameError(f"{text} is not a legal move here")
+
+    def play(self, move: chess.Move, now: float = 0.0) -> Ply:
+        """Make a legal move at `now` (the caller has checked the flag). Ends the game when the
+        position does."""
+        if self.over:
+            raise GameError("the game is over")
+        if move not in self.board.legal_moves:
+            raise GameError(f"{move.uci()} is not a legal move")
+        mover = self.board.turn
+        before = self.clock.state() if self.clock is not None else None
+        clock_after = None
+        if self.clock is not None:
+            if self.clock.running is None:          # the first move is not timed: the clock starts now
+                self.clock.start(mover, now)
+            self.clock.press(mover, now)
+            clock_after = self.clock.sides[mover].remaining
+        ply = self._record(move, clock_after, before)
+        if self.draw_offer is not None and self.draw_offer != mover:
+            self.draw_offer = None                  # moving declines the opponent's offer
+        self._check_position_end()
+        if self.over and self.clock is not None:
+            self.clock.stop(now)
+        return ply
+
+    def _record(self, move: chess.Move, clock_after: float | None,
+                clock_before: tuple[SideState, SideState] | None) -> Ply:
+        ply = Ply(move, self.board.san(move), clock_after, clock_before, self.board.is_capture(move),
+                  self.board.is_castling(move))
+        self.board.push(move)
+        self.plies.append(ply)
+        return ply
+
+    def _check_position_end(self) -> None:
+        outcome = self.board.outcome(claim_draw=False)
+        if outcome is None:
+            return
+        if outcome.winner is not None:
+            self._end(outcome.result(), f"Checkmate: {side_name(outcome.winner)} wins", "normal")
+        else:
+            reason = ENDINGS.get(outcome.termination, outcome.termination.name.lower())
+            self._end("1/2-1/2", f"Draw by {reason}", "normal")
+        self.positional_end = True
+
+    def _end(self, result: str, reason: str, termination: str, now: float | None = None) -> None:
+        """Record the end; with `now`, stop the clock too."""
+        self.result, self.reason, self.termination = result, reason, termination
+        self.draw_offer = None
+        self.positional_end = False
+        if now is not None and self.clock is not None:
+            self.clock.stop(now)
+
+    # ---- the clock ----
+
+    def check_flag(self, now: float) -> bool:
+        """End the game if the side to move has run out of time (FIDE 6.9 for the result)."""
+        if self.over or self.clock is None:
+            return False
+        flagged = self.clock.flagged(now)
+        if flagged is None:
+            return False
+        self.clock.stop(now)
+        result, reason = flag_result(self.board, flagged)
+        self._end(result, reason, "time forfeit")
+        return True
+
+    # ---- draws, resignation, take-backs ----
+
+    def claimable(self) -> str | None:
+        """The draw the side to move may claim now ('fifty' or 'threefold'): the position has
+        occurred three times or fifty moves passed without a capture or pawn move, or one of its
+        legal moves makes it so (FIDE 9.2, 9.3)."""
+        if self.over:
+            return None
+        if self.board.can_claim_fifty_moves():
+            return "fifty"
+        if self.board.can_claim_threefold_repetition():
+            return "threefold"
+        return None
+
+    def claim_draw(self, now: float = 0.0) -> None:
+        """The side to move claims the draw it may claim."""
+        kind = self.claimable()
+        if kind is None:
+            raise GameError("there is no draw to claim: threefold repetition or fifty moves are needed")
+        self._end("1/2-1/2", f"Draw by {CLAIMS[kind]} (claimed by {side_name(self.board.turn)})", "normal", now)
+
+    def resign(self, colour: chess.Color, now: float = 0.0) -> None:
+        if self.over:
+            raise GameError("the game is over")
+        self._end("0-1" if colour == chess.WHITE else "1-0",
+                  f"{side_name(colour)} resigns: {side_name(not colour)} wins", "normal", now)
+
+    def offer_draw(self, colour: chess.Color) -> None:
+        """The colour offers a draw; it stands until the opponent answers or moves."""
+        if self.over:
+            raise GameError("the game is over")
+        if self.draw_offer == colour:
+            raise GameError("your draw offer stands: wait for the answer")
+        if self.draw_offer is not None:
+            raise GameError("a draw has been offered to you: accept or decline it")
+        self.draw_offer = colour
+
+    def answer_draw(self, colour: chess.Color, accept: bool, now: float = 0.0) -> None:
+        """The opponent of the side that offered accepts or declines."""
+        if self.draw_offer is None or self.draw_offer == colour:
+            raise GameError("there is no draw offer to answer")
+        if accept:
+            self._end("1/2-1/2", "Draw by agreement", "normal", now)
+        self.draw_offer = None
+
+    def takeback_plies(self) -> int:
+        """How many plies a take-back removes now (0: none possible): against the robot, the
+        person's last move and the robot's answer; between people, the last move. A game ended
+        by resignation, agreement, claim or flag is not taken back."""
+        if not self.takeback or (self.over and not self.positional_end):
+            return 0
+        if self.human is None:
+            return 1 if self.plies else 0
+        plies = 1 if self.board.turn != self.human else 2
+        if self.board.turn != self.human and self.over:     # the person's move ended the game
+            plies = 1
+        return plies if len(self.plies) >= plies else 0
+
+    def take_back(self, now: float = 0.0) -> int:
+        """Take back `takeback_plies()` plies, the clocks as they were; the number taken back."""
+        plies = self.takeback_plies()
+        if plies == 0:
+            raise GameError("nothing to take back" if self.takeback else "take-backs are off in this game")
+        state = None
+        for _ in range(plies):
+            ply = self.plies.pop()
+            self.board.pop()
+            state = ply.clock_before
+        self.result, self.reason, self.termination, self.positional_end = "*", "", "", False
+        self.draw_offer = None
+        if self.clock is not None:
+            if state is None:                       # a position of the set-up: the clocks as at the start
+                first = self.clock.control.periods[0].seconds
+                state = (SideState(first), SideState(first))
+            self.clock.restore(state, self.board.turn, now)
+            if len(self.plies) <= self.first_live_ply:
+                self.clock.running = None           # the first move is again untimed
+        return plies
+
+    # ---- the record ----
+
+    def pgn(self, headers: dict[str, str]) -> str:
+        """The game as PGN: the front end's `headers` (Event, Site, White, Black, Elo tags), the
+        date, result, time control and termination, the set-up position, each move's clock as a
+        [%clk] comment and how the game ended as the last comment."""
+        record = chess.pgn.Game()
+        tags = record.headers
+        tags["Date"] = self.date.strftime("%Y.%m.%d")
+        tags["Round"] = "-"
+        tags.update(headers)
+        tags["Result"] = self.result
+        tags["TimeControl"] = self.control.pgn_tag()
+        delay = self.control.pgn_delay_tag()
+        if delay:
+            tags["TimeControlDelay"] = delay
+        if self.termination:
+            tags["Termination"] = self.termination
+        if self.root.fen() != chess.STARTING_FEN or self.root.chess960:
+            record.setup(self.root)                 # FEN and SetUp headers; Variant for Chess960
+        node: chess.pgn.GameNode = record
+        for ply in self.plies:
+            node = node.add_variation(ply.move)
+            if ply.clock_after is not None:
+                node.set_clock(max(0.0, ply.clock_after))
+        if self.reason:
+            node.comment = (node.comment + " " if node.comment else "") + self.reason
+        return str(record.accept(chess.pgn.StringExporter(headers=True, variations=False, comments=True))) + "\n"
