@@ -1,9 +1,10 @@
-"""The README's recipes, run for real where the tool is on this machine.
+"""The recipes of docs/gui.md, run for real where the tool is on this machine.
 
-- The python-chess snippet is read out of README.md (the fenced block after its `recipe:` marker)
-  and run as a script against the engine, so the README cannot drift from what works.
+- The python-chess snippet is read out of docs/gui.md (the fenced block after its `recipe:` marker)
+  and run as a script against the engine, so the document cannot drift from what works.
 - A PolyGlot session (the xboard protocol, translated to UCI) is played with the committed
-  `recipes/jitfish.ini`, started as the README says; skipped when `polyglot` is not installed.
+  `recipes/jitfish.ini`, started as the README and docs/gui.md say; skipped when `polyglot` is not
+  installed.
 - cutechess-cli, fastchess and lichess-bot are not run here: the options their recipes give
   Jitfish, the PolyGlot file's `[Engine]` options, and the options of the configurations these
   tools ship or are typically run with (REAL_WORLD_OPTIONS: lichess-bot's `config.yml.default`
@@ -39,10 +40,11 @@ from tests.helpers import seed
 from tests.uci_driver import ENGINE_COMMAND, ROOT, running_engine
 
 README = ROOT / "README.md"
+GUI_DOC = ROOT / "docs" / "gui.md"              # where the recipes live
 POLYGLOT_INI = ROOT / "recipes" / "jitfish.ini"
 INSTALLED_ENGINE = ".venv/bin/jitfish"          # what `make install` creates, relative to the checkout
 SNIPPET_PATH_LINE = 'JITFISH = "/path/to/jitfish/.venv/bin/jitfish"'
-# The tools' limits the README quotes: fastchess's strictest wait for `uciok` (5 s in some releases),
+# The tools' limits docs/gui.md quotes: fastchess's strictest wait for `uciok` (5 s in some releases),
 # python-chess's for `uciok` and on top of a search (10 s), cutechess's for a ping (15 s).
 UCIOK_LIMIT = 5.0
 READYOK_LIMIT = 10.0
@@ -81,21 +83,21 @@ def warm_cache() -> None:
         engine.warm_up()
 
 
-def readme_block(name: str) -> str:
-    """The fenced code block right after the README's `<!-- recipe: NAME ... -->` marker."""
-    text = README.read_text(encoding="utf-8")
+def recipe_block(name: str) -> str:
+    """The fenced code block right after docs/gui.md's `<!-- recipe: NAME ... -->` marker."""
+    text = GUI_DOC.read_text(encoding="utf-8")
     markers = re.findall(rf"<!-- recipe: {re.escape(name)}\b[^>]*-->", text)
-    assert len(markers) == 1, f"README.md needs one '<!-- recipe: {name} -->' marker, has {len(markers)}"
+    assert len(markers) == 1, f"docs/gui.md needs one '<!-- recipe: {name} -->' marker, has {len(markers)}"
     after = text.split(markers[0], 1)[1]
     match = re.match(r"\s*```[\w-]*\n(.*?)\n```", after, re.DOTALL)
-    assert match, f"no fenced code block right after the {name!r} marker in README.md"
+    assert match, f"no fenced code block right after the {name!r} marker in docs/gui.md"
     return match.group(1)
 
 
 # ---- python-chess -------------------------------------------------------------------------------
 
 def test_python_chess_snippet_runs_against_the_engine(tmp_path):
-    snippet = readme_block("python-chess")
+    snippet = recipe_block("python-chess")
     assert snippet.count(SNIPPET_PATH_LINE) == 1, f"the snippet must set the path with {SNIPPET_PATH_LINE!r}"
     script = tmp_path / "snippet.py"
     script.write_text(snippet.replace(SNIPPET_PATH_LINE, f"JITFISH = {ENGINE_COMMAND!r}"), encoding="utf-8")
@@ -190,16 +192,17 @@ def test_polyglot_ini_starts_what_make_install_creates():
     venv = re.search(r"^VENV := (\S+)$", makefile, re.MULTILINE).group(1)
     assert INSTALLED_ENGINE == f"{venv}/bin/jitfish"
     assert re.search(r'^jitfish = "jitfish\.cli:main"$', (ROOT / "pyproject.toml").read_text(), re.MULTILINE)
-    # The README shows the file as it is.
-    assert readme_block("polyglot-ini") == POLYGLOT_INI.read_text(encoding="utf-8").rstrip("\n")
-    assert 'xboard -fcp "polyglot recipes/jitfish.ini"' in README.read_text(encoding="utf-8")
+    # docs/gui.md shows the file as it is; it and the README's one-line summary give the command.
+    assert recipe_block("polyglot-ini") == POLYGLOT_INI.read_text(encoding="utf-8").rstrip("\n")
+    for doc in (README, GUI_DOC):
+        assert 'xboard -fcp "polyglot recipes/jitfish.ini"' in doc.read_text(encoding="utf-8"), doc
 
 
 def test_polyglot_session_plays_legal_moves():
     polyglot = polyglot_executable()
     if polyglot is None:
         pytest.skip("polyglot is not installed (Debian: apt install polyglot)")
-    # As the README says: from the checkout, `polyglot recipes/jitfish.ini`. Only when the engine under
+    # As docs/gui.md says: from the checkout, `polyglot recipes/jitfish.ini`. Only when the engine under
     # test is not the checkout's installed one (another venv, $JITFISH_ENGINE) is its command given.
     command = [polyglot, "recipes/jitfish.ini"]
     if ENGINE_COMMAND != [str(ROOT / INSTALLED_ENGINE)]:
@@ -260,7 +263,7 @@ def command_options(block: str) -> tuple[list[str], dict[str, str]]:
 
 
 def lichess_uci_options(block: str) -> tuple[dict[str, str], dict[str, str]]:
-    """The `engine:` keys and the `uci_options:` of the README's lichess-bot snippet (a small YAML
+    """The `engine:` keys and the `uci_options:` of docs/gui.md's lichess-bot snippet (a small YAML
     subset: `key: value` lines, indentation for nesting, `#` comments)."""
     engine, options, section = {}, {}, None
     for raw in block.splitlines():
@@ -303,14 +306,14 @@ def test_recipe_options_exist_and_start_up_within_tool_limits():
 
     checked = 0
     for tool in ("cutechess-cli", "fastchess"):
-        commands, settings = command_options(readme_block(tool))
+        commands, settings = command_options(recipe_block(tool))
         assert commands == [f"$PWD/{INSTALLED_ENGINE}"], f"{tool}: Jitfish's cmd= is {commands}"
         for name, value in settings.items():
             assert name in options, f"{tool}: Jitfish has no option {name!r}"
             check_option_value(options[name], value, tool)
             checked += 1
 
-    engine_keys, uci_options = lichess_uci_options(readme_block("lichess-bot"))
+    engine_keys, uci_options = lichess_uci_options(recipe_block("lichess-bot"))
     assert engine_keys["protocol"] == "uci"
     assert os.path.join(engine_keys["dir"], engine_keys["name"]).endswith(INSTALLED_ENGINE)
     assert uci_options, "the lichess-bot snippet sets no uci_options"
@@ -333,8 +336,8 @@ def test_recipe_options_exist_and_start_up_within_tool_limits():
 
 
 def test_recipe_lichess_bot_keeps_the_shipped_options():
-    """The README's lichess-bot recipe keeps lichess-bot's shipped `uci_options` as they are."""
-    _, uci_options = lichess_uci_options(readme_block("lichess-bot"))
+    """docs/gui.md's lichess-bot recipe keeps lichess-bot's shipped `uci_options` as they are."""
+    _, uci_options = lichess_uci_options(recipe_block("lichess-bot"))
     assert uci_options == LICHESS_BOT_UCI_OPTIONS
 
 

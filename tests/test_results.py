@@ -1,5 +1,5 @@
-"""The committed results behind the README's tables (tools/results/, tools/README.md, Results):
-every file the READMEs cite exists, every file is a small tools.matches.match summary, and tools.matches.elo
+"""The committed results behind the documents' tables (tools/results/, tools/README.md, Results):
+every file the documents (README.md, tools/README.md, docs/*.md, CHANGELOG.md) cite exists, every file is a small tools.matches.match summary, and tools.matches.elo
 re-derives a match's result from its per-game records exactly as the match runner reported it."""
 
 from __future__ import annotations
@@ -39,10 +39,21 @@ def missing_citations(text: str) -> list[str]:
             if not any(list(ROOT.glob(pattern)) for pattern in expand_braces(cited))]
 
 
-@pytest.mark.parametrize("readme", ["README.md", "tools/README.md"])
-def test_every_cited_result_is_committed(readme):
-    missing = missing_citations((ROOT / readme).read_text(encoding="utf-8"))
-    assert not missing, f"{readme} cites results that are not in tools/results/: {missing}"
+DOCUMENTS = ["README.md", "tools/README.md", "CHANGELOG.md",
+             *sorted(str(path.relative_to(ROOT)) for path in (ROOT / "docs").glob("*.md"))]
+
+
+@pytest.mark.parametrize("document", DOCUMENTS)
+def test_every_cited_result_is_committed(document):
+    missing = missing_citations((ROOT / document).read_text(encoding="utf-8"))
+    assert not missing, f"{document} cites results that are not in tools/results/: {missing}"
+
+
+def test_the_documents_that_cite_results_are_checked():
+    """The measurements live in docs/ and CHANGELOG.md: they must be among the checked documents."""
+    assert {"docs/strength.md", "docs/levels.md", "docs/testing.md", "CHANGELOG.md"} <= set(DOCUMENTS)
+    assert all(citations((ROOT / name).read_text(encoding="utf-8"))
+               for name in ("docs/strength.md", "docs/levels.md", "CHANGELOG.md"))
 
 
 def test_citation_check_reports_a_missing_file():
