@@ -4,7 +4,7 @@ The main thread only reads and dispatches, so `isready`, `stop` and `ponderhit` 
 while a search runs. `uci` is answered at once; the numba kernels load on a background thread
 and `isready` waits for them.
 
-Two rules keep every client going (README, Reliability):
+Two rules keep every client going (docs/uci.md, Reliability):
 - `position`, `setoption` and the other commands are validated completely before anything is
   applied: bad input is answered with one `info string error: ...` and changes nothing.
 - every `go` is answered with exactly one `bestmove`, whatever its arguments: an unusable part

@@ -9,7 +9,7 @@ A weak level plays like a weaker human rather than like a strong engine with ran
   that is 300 centipawns worse is rarely chosen, one that is 20 worse often is.
 
 Each row of LEVELS is a setting whose Elo was measured in matches (tools/calibration/calibrate.py, results
-in the README); an Elo between two rows interpolates them.
+in docs/levels.md); an Elo between two rows interpolates them.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-FULL_STRENGTH_ELO = 2070     # the unrestricted engine on the same scale (5+0.05, see README)
+FULL_STRENGTH_ELO = 2070     # the unrestricted engine on the same scale (5+0.05, docs/levels.md)
 MIN_ELO = 400
 SKILL_LEVELS = 20            # Skill Level 0..20; 20 is full strength
 

@@ -4,7 +4,7 @@ changes with any change to what the search or the evaluation does and with nothi
 from jitfish.bench import BENCH_DEPTH, BENCH_POSITIONS, search_bench
 
 # Update in the same commit as the change that moves it, and state it in the commit message as
-# "Bench: N" (README, Performance).
+# "Bench: N" (docs/performance.md).
 BENCH_SIGNATURE = 744794
 
 

@@ -1,9 +1,9 @@
 """The house rules, read from the sources: imports point one way, and the numba cache key covers
 every module numba compiles.
 
-Layers, lowest first (README, Layout): the core (`engine`, without `jitfish`); the
-evaluation (`eval`) and perft (`perft`), each on the core only; the search (`search`) on core and
-evaluation; the front ends (`jitfish`) on top. tools/ and tests/ may use everything.
+One top-level package per layer, lowest first (docs/internals.md): the core (`engine`); the
+evaluation (`eval`) and perft (`perft`) beside it, each on the core only; the search (`search`) on
+core and evaluation; the front ends (`jitfish`) on top. tools/ and tests/ may use everything.
 """
 
 from __future__ import annotations

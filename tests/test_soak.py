@@ -174,7 +174,7 @@ def test_protocol_warnings_are_counted(tmp_path, engines):
 
 
 def test_soak_plan_is_1000_games_with_every_kind():
-    """The plan the README states: 1000 games, each listed time control, ponder and Threads 2 in
+    """The plan docs/testing.md states: 1000 games, each listed time control, ponder and Threads 2 in
     part of it, Chess960 at 10+0.1; a pilot of 20 to 30 games."""
     plan = soak.PLANS["soak"]
     assert sum(c.games for c in plan) == 1000

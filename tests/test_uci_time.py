@@ -88,7 +88,7 @@ def test_movetime_sequence(quiet_machine, uci):
 
 
 def test_readme_recipe(python_chess_engine):
-    """The README's recipe: analyse with a time limit, then play a move."""
+    """docs/gui.md's recipe: analyse with a time limit, then play a move."""
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3")
     info = python_chess_engine.analyse(board, chess.engine.Limit(time=0.2))
     assert info["score"].white().mate() == 1 and info["pv"][0] == chess.Move.from_uci("f3f7")

@@ -38,7 +38,7 @@ PLANS = {
     ],
     # The strongest row against three anchors (one Stockfish anchor alone proved unreliable up there).
     "top": [("L1900", "sf1600", 50), ("L1900", "sf1800", 50), ("L1900", "sf2000", 50)],   # played as L1750
-    # The levels the README reports, after the table was set from the rows; the pass-2 games of the
+    # The levels docs/levels.md reports, after the table was set from the rows; the pass-2 games of the
     # levels whose setting did not change since are fitted with these. The low levels are chained
     # through neighbours 200 apart, so that every pairing is informative; the top level meets
     # several anchors.

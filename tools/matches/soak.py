@@ -1,7 +1,7 @@
 """The soak: Jitfish against Stockfish over a mixed plan of 1000 games at several time controls,
-pondering and threads, as a series of tools.matches.match runs, summed up in one report (README,
+pondering and threads, as a series of tools.matches.match runs, summed up in one report (docs/testing.md,
 Reliability). The same driver plays the strength ladder (`--plan ladder`: 10+0.1, one thread,
-Stockfish at UCI_Elo 2200, 2400, 2600 and 2800; README, Strength): `python -m tools.calibration.calibrate fit
+Stockfish at UCI_Elo 2200, 2400, 2600 and 2800; docs/strength.md): `python -m tools.calibration.calibrate fit
 OUT/ladder-*.json` fits Jitfish's Elo on that scale (each opponent is named sfNNNN, the
 calibration's anchor names).
 
@@ -79,7 +79,7 @@ SOAK = [
     Category("chess960-ponder", 20, ["--tc", "10+0.1"], variant="chess960", ponder=True),
 ]
 
-# The strength ladder (README, Strength): single thread, no ponder, 10+0.1, 200 games against
+# The strength ladder (docs/strength.md): single thread, no ponder, 10+0.1, 200 games against
 # 2600, the goal's anchor. Not part of the soak's 1000 games; its failures are counted the same way.
 LADDER = [
     Category("ladder-2200", 100, ["--tc", "10+0.1"], stockfish_elo=2200),
