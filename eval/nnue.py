@@ -1,4 +1,4 @@
-"""The network evaluation (NNUE): 768 piece-square inputs per side -> HIDDEN x 2 -> 1, SCReLU.
+"""The network evaluation (NNUE): 768 piece-square inputs per side -> H x 2 -> 1 (H up to MAX_HIDDEN), SCReLU.
 
 Its weights and its accumulators live in the evaluation's part of the search workspace (int64
 words viewed as int16 or float32), like the hand-crafted weights, so the search's kernels keep
@@ -21,10 +21,11 @@ from numba import njit
 
 from engine.kernel import kernel
 from engine.move import CASTLE, EN_PASSANT, is_promotion, move_flag, move_from, move_to, promotion_type
+from engine.piece import make_piece, piece_colour, piece_type
 from engine.position import castle_squares
 
 INPUTS = 768
-HIDDEN = 256
+MAX_HIDDEN = 256               # first-layer neurons per side that a network may have
 QA = 255                       # the first layer's scale: an activation of 1.0 is QA
 EVAL_SCALE = 400               # output units to centipawns (as in the trainer)
 STACK = MAX_PLY + 8            # accumulators: one per ply of the current line
@@ -39,23 +40,27 @@ def input_index(colour, piece_type, square, perspective):
     return (colour ^ 1) * 384 + piece_type * 64 + (square ^ 56)
 
 
-# The network's region of a workspace, in int64 words from its start.
+# The network's region of a workspace, in int64 words from its start, laid out for MAX_HIDDEN
+# neurons; a network with fewer uses the first ones (R_HIDDEN says how many).
 R_ON = 0                                       # 1 when the network evaluates
 R_TOP = 1                                      # the current ply's accumulator
-R_W1 = 2                                       # INPUTS x HIDDEN int16
-R_B1 = R_W1 + INPUTS * HIDDEN // 4             # HIDDEN int16
-R_W2 = R_B1 + HIDDEN // 4                      # 2 HIDDEN float32, divided by QA^2
-R_B2 = R_W2 + HIDDEN                           # float32 (one word)
-R_ACC = R_B2 + 1                               # STACK x 2 x HIDDEN int16
-REGION = R_ACC + STACK * 2 * HIDDEN // 4
+R_HIDDEN = 2                                   # neurons per side of the loaded network
+R_W1 = 4                                       # INPUTS x hidden int16
+R_B1 = R_W1 + INPUTS * MAX_HIDDEN // 4         # hidden int16
+R_W2 = R_B1 + MAX_HIDDEN // 4                  # 2 hidden float32, divided by QA^2
+R_B2 = R_W2 + MAX_HIDDEN                       # float32 (one word)
+R_ACC = R_B2 + 4                               # STACK x 2 x hidden int16
+REGION = R_ACC + STACK * 2 * MAX_HIDDEN // 4
 
 
 def quantise(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> np.ndarray:
-    """The region words of a float network (w1 INPUTS x HIDDEN, b1, w2 2 HIDDEN, b2); ValueError if
-    it has another shape or weights an int16 accumulator cannot hold."""
-    if w1.shape != (INPUTS, HIDDEN) or b1.shape != (HIDDEN,) or w2.shape != (2 * HIDDEN,) or b2.size != 1:
-        raise ValueError(f"a {INPUTS} -> {HIDDEN} x 2 -> 1 network is needed, "
-                         f"not w1 {w1.shape}, w2 {w2.shape}")
+    """The region words of a float network (w1 INPUTS x H, b1 H, w2 2H, b2 1, H a multiple of 8 up
+    to MAX_HIDDEN); ValueError if it has another shape or weights an int16 accumulator cannot hold."""
+    hidden = w1.shape[1] if w1.ndim == 2 else 0
+    if w1.shape != (INPUTS, hidden) or not 0 < hidden <= MAX_HIDDEN or hidden % 8 \
+            or b1.shape != (hidden,) or w2.shape != (2 * hidden,) or b2.size != 1:
+        raise ValueError(f"a {INPUTS} -> H x 2 -> 1 network (H a multiple of 8 up to {MAX_HIDDEN}) is needed, "
+                         f"not w1 {w1.shape}, b1 {b1.shape}, w2 {w2.shape}")
     q1 = np.round(w1 * QA)
     qb = np.round(b1 * QA)
     # The worst accumulator: the bias plus the 32 largest inputs of one neuron.
@@ -64,9 +69,10 @@ def quantise(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> 
         raise ValueError("weights too large for int16 accumulators")
     region = np.zeros(REGION, dtype=np.int64)
     region[R_ON] = 1
-    region[R_W1:R_B1].view(np.int16)[:] = q1.astype(np.int16).reshape(-1)
-    region[R_B1:R_W2].view(np.int16)[:] = qb.astype(np.int16)
-    region[R_W2:R_B2].view(np.float32)[:] = (w2 / (QA * QA)).astype(np.float32)
+    region[R_HIDDEN] = hidden
+    region[R_W1:R_B1].view(np.int16)[:INPUTS * hidden] = q1.astype(np.int16).reshape(-1)
+    region[R_B1:R_W2].view(np.int16)[:hidden] = qb.astype(np.int16)
+    region[R_W2:R_B2].view(np.float32)[:2 * hidden] = (w2 / (QA * QA)).astype(np.float32)
     region[R_B2:R_ACC].view(np.float32)[0] = np.float32(np.ravel(b2)[0])
     return region
 
@@ -89,9 +95,9 @@ F_B2 = 2 * R_B2
 
 
 @kernel
-def _accumulator(top, perspective):
+def _accumulator(top, perspective, hidden):
     """Where (int16 units) the accumulator of ply `top` seen from `perspective` begins."""
-    return A_ACC + (top * 2 + perspective) * HIDDEN
+    return A_ACC + (top * 2 + perspective) * hidden
 
 
 @kernel
@@ -99,37 +105,37 @@ def refresh(pos, net):
     """Compute the current ply's two accumulators from the board."""
     bb = pos[0]
     v = net.view(np.int16)
-    top = net[R_TOP]
+    top, hidden = net[R_TOP], net[R_HIDDEN]
     for perspective in range(2):
-        start = _accumulator(top, perspective)
-        acc = v[start:start + HIDDEN]
-        bias = v[A_B1:A_B1 + HIDDEN]
-        for j in range(HIDDEN):
+        start = _accumulator(top, perspective, hidden)
+        acc = v[start:start + hidden]
+        bias = v[A_B1:A_B1 + hidden]
+        for j in range(hidden):
             acc[j] = bias[j]
         for piece in range(12):
             b = bb[piece]
             while b:
                 sq = lsb(b)
                 b &= b - ONE
-                row = A_W1 + input_index(piece // 6, piece % 6, sq, perspective) * HIDDEN
-                weights = v[row:row + HIDDEN]
-                for j in range(HIDDEN):
+                row = A_W1 + input_index(piece_colour(piece), piece_type(piece), sq, perspective) * hidden
+                weights = v[row:row + hidden]
+                for j in range(hidden):
                     acc[j] += weights[j]
 
 
 @kernel
-def _change(v, top, piece, square, sign):
+def _change(v, top, hidden, piece, square, sign):
     """Add (sign 1) or remove (sign -1) a piece in both of the ply's accumulators."""
     for perspective in range(2):
-        start = _accumulator(top, perspective)
-        row = A_W1 + input_index(piece // 6, piece % 6, square, perspective) * HIDDEN
-        acc = v[start:start + HIDDEN]          # slices, so that the loops index from 0 up and
-        weights = v[row:row + HIDDEN]          # vectorise (an offset index keeps numba's wraparound check)
+        start = _accumulator(top, perspective, hidden)
+        row = A_W1 + input_index(piece_colour(piece), piece_type(piece), square, perspective) * hidden
+        acc = v[start:start + hidden]          # slices, so that the loops index from 0 up and
+        weights = v[row:row + hidden]          # vectorise (an offset index keeps numba's wraparound check)
         if sign > 0:
-            for j in range(HIDDEN):
+            for j in range(hidden):
                 acc[j] += weights[j]
         else:
-            for j in range(HIDDEN):
+            for j in range(hidden):
                 acc[j] -= weights[j]
 
 
@@ -139,10 +145,10 @@ def push(pos, net, move):
     piece changes."""
     st = pos[1]
     v = net.view(np.int16)
-    top = net[R_TOP]
-    here, there = _accumulator(top, 0), _accumulator(top + 1, 0)
-    source, target = v[here:here + 2 * HIDDEN], v[there:there + 2 * HIDDEN]
-    for j in range(2 * HIDDEN):
+    top, hidden = net[R_TOP], net[R_HIDDEN]
+    here, there = _accumulator(top, 0, hidden), _accumulator(top + 1, 0, hidden)
+    source, target = v[here:here + 2 * hidden], v[there:there + 2 * hidden]
+    for j in range(2 * hidden):
         target[j] = source[j]
     top += 1
     net[R_TOP] = top
@@ -151,18 +157,18 @@ def push(pos, net, move):
     if flag == CASTLE:
         rook = st[ST_BOARD + to]
         king_to, rook_to = castle_squares(frm, to)
-        _change(v, top, piece, frm, -1)
-        _change(v, top, rook, to, -1)
-        _change(v, top, piece, king_to, 1)
-        _change(v, top, rook, rook_to, 1)
+        _change(v, top, hidden, piece, frm, -1)
+        _change(v, top, hidden, rook, to, -1)
+        _change(v, top, hidden, piece, king_to, 1)
+        _change(v, top, hidden, rook, rook_to, 1)
         return
     captured_square = to ^ 8 if flag == EN_PASSANT else to
     captured = st[ST_BOARD + captured_square]
     if captured != NO_PIECE:
-        _change(v, top, captured, captured_square, -1)
-    _change(v, top, piece, frm, -1)
-    arriving = piece - piece % 6 + promotion_type(move) if is_promotion(move) else piece
-    _change(v, top, arriving, to, 1)
+        _change(v, top, hidden, captured, captured_square, -1)
+    _change(v, top, hidden, piece, frm, -1)
+    arriving = make_piece(piece_colour(piece), promotion_type(move)) if is_promotion(move) else piece
+    _change(v, top, hidden, arriving, to, 1)
 
 
 @kernel
@@ -177,13 +183,13 @@ def output(pos, net):
     us = pos[1][ST_SIDE]
     v = net.view(np.int16)
     f = net.view(np.float32)
-    top = net[R_TOP]
+    top, hidden = net[R_TOP], net[R_HIDDEN]
     total = np.float32(0.0)
     for side in range(2):
-        start = _accumulator(top, us ^ side)
-        acc = v[start:start + HIDDEN]
-        weights = f[F_W2 + side * HIDDEN:F_W2 + (side + 1) * HIDDEN]
-        for j in range(HIDDEN):
+        start = _accumulator(top, us ^ side, hidden)
+        acc = v[start:start + hidden]
+        weights = f[F_W2 + side * hidden:F_W2 + (side + 1) * hidden]
+        for j in range(hidden):
             x = np.float32(min(max(acc[j], 0), QA))
             total += x * x * weights[j]
     total += f[F_B2]

@@ -16,12 +16,23 @@ from tests.uci_driver import engine, uci  # noqa: F401 - the fixtures
 from tools.training import train_nnue
 
 
-def small_net(seed: int) -> dict[str, np.ndarray]:
+def small_net(seed: int, hidden: int = nnue.MAX_HIDDEN) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
-    return {"w1": (rng.standard_normal((nnue.INPUTS, nnue.HIDDEN)) * 0.08).astype(np.float32),
-            "b1": (0.3 + rng.standard_normal(nnue.HIDDEN) * 0.1).astype(np.float32),
-            "w2": (rng.standard_normal(2 * nnue.HIDDEN) * 0.1).astype(np.float32),
+    return {"w1": (rng.standard_normal((nnue.INPUTS, hidden)) * 0.08).astype(np.float32),
+            "b1": (0.3 + rng.standard_normal(hidden) * 0.1).astype(np.float32),
+            "w2": (rng.standard_normal(2 * hidden) * 0.1).astype(np.float32),
             "b2": np.array([0.05], dtype=np.float32)}
+
+
+def encode(fens: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The trainer's inputs for FENs, written with python-chess: (pieces as colour * 384 + type *
+    64 + square, -1 padded; 1 where black is to move)."""
+    pieces = np.full((len(fens), 32), -1, dtype=np.int16)
+    for row, fen in enumerate(fens):
+        board = chess.Board(fen)
+        for k, (square, piece) in enumerate(board.piece_map().items()):
+            pieces[row, k] = (not piece.color) * 384 + (piece.piece_type - 1) * 64 + square
+    return pieces, np.array([" b " in fen for fen in fens], dtype=np.int8)
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +44,10 @@ def net_file(tmp_path_factory) -> str:
 
 def test_quantise_refuses_the_wrong_shape_and_overflowing_weights():
     net = small_net(2)
-    with pytest.raises(ValueError, match="network is needed"):
-        nnue.quantise(net["w1"][:, :8], net["b1"][:8], net["w2"][:16], net["b2"])
+    with pytest.raises(ValueError, match="network .* is needed"):
+        nnue.quantise(net["w1"][:, :8], net["b1"][:16], net["w2"][:16], net["b2"])
+    with pytest.raises(ValueError, match="multiple of 8"):
+        nnue.quantise(**small_net(2, 12))
     with pytest.raises(ValueError, match="too large"):
         nnue.quantise(net["w1"] * 100, net["b1"], net["w2"], net["b2"])
     with pytest.raises(ValueError, match="cannot read"):
@@ -81,23 +94,25 @@ def test_accumulators_follow_the_moves_as_if_computed_afresh(chess960):
 
 def accumulators(region: np.ndarray) -> np.ndarray:
     """The current ply's two accumulators."""
-    words = nnue.HIDDEN // 4
+    words = region[nnue.R_HIDDEN] // 4
     start = nnue.R_ACC + region[nnue.R_TOP] * 2 * words
     return region[start:start + 2 * words].view(np.int16)
 
 
-def test_the_engine_evaluates_as_the_trained_network_does(net_file):
+@pytest.mark.parametrize("hidden", [nnue.MAX_HIDDEN, 32])
+def test_the_engine_evaluates_as_the_trained_network_does(tmp_path, hidden):
+    net = small_net(1, hidden)
+    net_file = tmp_path / "net.npz"
+    train_nnue.save(net, net_file, {"test": True})
     searcher = Searcher(1)
-    searcher.load_network(net_file)
-    net = small_net(1)
+    searcher.load_network(str(net_file))
     fens = [chess.Board(start).fen() for start, *_ in random_games(1, 6, False)]
     for start, *moves in random_games(8, 7, False):
         board = chess.Board(start)
         for text in moves[:40]:
             board.push_uci(text)
         fens.append(board.fen())
-    pieces = np.array([train_nnue.fen_pieces(fen)[0] for fen in fens], dtype=np.int16)
-    stm = np.array([train_nnue.fen_pieces(fen)[1] for fen in fens], dtype=np.int8)
+    pieces, stm = encode(fens)
     engine = np.array([searcher.static_eval(Board(fen)) for fen in fens])
     assert np.std(engine) > 10
     # Exactly the trainer's network once its first layer is rounded to the int16 grid ...

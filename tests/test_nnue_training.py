@@ -1,63 +1,43 @@
-"""The network trainer (tools/training/train_nnue.py): its input encoding, its gradients and that it
-learns what its data says."""
+"""The network trainer (tools/training/train_nnue.py): its gradients, what it learns, its score
+scale, its weight bounds, and a net from self-play chunks that the engine evaluates with on the
+search's centipawn scale."""
 
 from __future__ import annotations
 
+import argparse
 import random
 
 import chess
 import numpy as np
 import pytest
 
+from engine.board import Board
+from eval.nnue import EVAL_SCALE, QA
+from search.driver import Searcher
 from tests.helpers import random_play_fens
+from tests.test_nnue import encode
 from tools.training import train_nnue as nnue
-
-START = chess.STARTING_FEN
-
-
-def encode(fens: list[str]) -> nnue.Positions:
-    data = nnue.Positions.__new__(nnue.Positions)
-    encoded = [nnue.fen_pieces(fen) for fen in fens]
-    data.pieces = np.array([p for p, _ in encoded], dtype=np.int16)
-    data.stm = np.array([s for _, s in encoded], dtype=np.int8)
-    data.target = np.full(len(fens), 0.5, dtype=np.float32)
-    data.castling = np.array([fen.split()[2] != "-" for fen in fens], dtype=bool)
-    return data
+from tools.training.datagen import Generator
 
 
-def test_pieces_are_encoded_by_colour_type_and_square():
-    pieces, black = nnue.fen_pieces(START)
-    assert black == 0 and (pieces >= 0).sum() == 32
-    assert 0 * 384 + 5 * 64 + chess.E1 in pieces            # white king
-    assert 1 * 384 + 4 * 64 + chess.D8 in pieces            # black queen
-    assert nnue.fen_pieces("8/8/8/8/8/8/8/K6k b - - 0 1")[1] == 1
+def dataset(fens: list[str], scores=None, results=None) -> nnue.Dataset:
+    pieces, stm = encode(fens)
+    n = len(fens)
+    return nnue.Dataset(pieces, stm, np.asarray(scores if scores is not None else np.zeros(n), dtype=np.float32),
+                        np.asarray(results if results is not None else np.full(n, 0.5), dtype=np.float32))
 
 
 def random_fens(count: int, seed: int) -> list[str]:
     return random_play_fens(count, seed, 4, 60)
 
 
-def test_mirrors_add_the_file_flipped_positions_without_castling_rights():
-    fens = [START, "4k3/8/8/8/8/8/1P6/R3K3 w - - 0 1", "4k3/8/8/8/3n4/8/8/4K3 b - - 0 1"]
-    data = encode(fens)
-    data.target = np.array([0.5, 0.8, 0.3], dtype=np.float32)
-    both = data.with_mirrors()
-    assert len(both) == 5                                   # the start position keeps its rights
-    flipped = [chess.Board(fen).transform(chess.flip_horizontal).fen() for fen in fens[1:]]
-    for k, fen in enumerate(flipped):
-        pieces, black = nnue.fen_pieces(fen)
-        assert sorted(both.pieces[3 + k]) == sorted(pieces) and both.stm[3 + k] == black
-    assert list(both.target[3:]) == pytest.approx([0.8, 0.3])
-
-
 def test_the_output_does_not_depend_on_which_colour_is_to_move():
     """A position and its colour-flipped mirror, the other side to move, get the same output."""
     net = nnue.initial_net(16, seed=3)
     fens = random_fens(30, 5)
-    mirrored = [chess.Board(fen).mirror().fen() for fen in fens]
-    original, flipped = encode(fens), encode(mirrored)
-    a = nnue.forward(original.pieces, original.stm, *net.values())
-    b = nnue.forward(flipped.pieces, flipped.stm, *net.values())
+    original, flipped = encode(fens), encode([chess.Board(fen).mirror().fen() for fen in fens])
+    a = nnue.forward(*original, *net.values())
+    b = nnue.forward(*flipped, *net.values())
     assert np.allclose(a, b, atol=1e-5)
     assert np.std(a) > 1e-3                    # and the outputs are not all alike
 
@@ -65,20 +45,19 @@ def test_the_output_does_not_depend_on_which_colour_is_to_move():
 def test_gradients_match_finite_differences():
     net = {k: v.astype(np.float32) for k, v in nnue.initial_net(4, seed=7).items()}
     net["w1"] *= 8                              # some neurons saturated, some not
-    data = encode(random_fens(12, 9))
-    data.target = np.linspace(0.1, 0.9, 12).astype(np.float32)
+    pieces, stm = encode(random_fens(12, 9))
+    target = np.linspace(0.1, 0.9, 12).astype(np.float32)
     rows = np.arange(12, dtype=np.int64)
-    _, g1, gb1, g2, gb2 = nnue._gradients(data.pieces, data.stm, data.target, rows, net["w1"], net["b1"],
-                                          net["w2"], net["b2"], 2)
+    _, g1, gb1, g2, gb2 = nnue._gradients(pieces, stm, target, rows, net["w1"], net["b1"], net["w2"], net["b2"], 2)
     analytic = {"w1": g1, "b1": gb1, "w2": g2, "b2": np.array([gb2])}
 
     def total_error(candidate):
-        out = nnue.forward(data.pieces, data.stm, candidate["w1"], candidate["b1"], candidate["w2"],
+        out = nnue.forward(pieces, stm, candidate["w1"], candidate["b1"], candidate["w2"],
                            candidate["b2"]).astype(np.float64)
-        return float(np.sum((1 / (1 + np.exp(-out)) - data.target) ** 2))
+        return float(np.sum((1 / (1 + np.exp(-out)) - target) ** 2))
 
     checked = 0
-    used = np.unique([nnue._feature(int(c), 0) for c in data.pieces[0] if c >= 0])
+    used = np.unique([nnue._feature(int(c), 0) for c in pieces[0] if c >= 0])
     probes = [("b2", (0,)), ("w2", (1,)), ("w2", (6,)), ("b1", (2,)), *[("w1", (f, 1)) for f in used[:4]]]
     for name, index in probes:
         step = 1e-2
@@ -92,45 +71,97 @@ def test_gradients_match_finite_differences():
     assert checked >= 4                         # most of them are not trivially zero
 
 
-def test_training_learns_material_from_scores():
-    """Scores that count material (a pawn 100, a knight 300, ...) teach the net that a queen up is
-    good for the side that has it."""
+def material_positions(count: int, seed: int) -> tuple[list[str], list[int]]:
+    """Random positions with pieces taken off, and their material balance for the side to move."""
     values = {chess.PAWN: 100, chess.KNIGHT: 300, chess.BISHOP: 300, chess.ROOK: 500, chess.QUEEN: 900}
-    rng = random.Random(13)
-    fens, targets = [], []
-    for fen in random_fens(3000, 11):
+    rng = random.Random(seed)
+    fens, scores = [], []
+    for fen in random_fens(count, seed):
         board = chess.Board(fen)
         for square in list(board.piece_map()):
-            piece = board.piece_at(square)
-            if piece.piece_type != chess.KING and rng.random() < 0.3:
+            if board.piece_at(square).piece_type != chess.KING and rng.random() < 0.3:
                 board.remove_piece_at(square)
-        if not board.is_valid():
-            continue
-        material = sum(v * (len(board.pieces(t, board.turn)) - len(board.pieces(t, not board.turn)))
-                       for t, v in values.items())
-        fens.append(board.fen())
-        targets.append(1 / (1 + np.exp(-material / nnue.EVAL_SCALE)))
-    data = encode(fens)
-    data.target = np.array(targets, dtype=np.float32)
+        if board.is_valid():
+            fens.append(board.fen())
+            scores.append(sum(v * (len(board.pieces(t, board.turn)) - len(board.pieces(t, not board.turn)))
+                              for t, v in values.items()))
+    return fens, scores
+
+
+def test_training_learns_material_from_scores():
+    """Scores that count material teach the net that a queen up is good for the side that has it."""
+    fens, scores = material_positions(3000, 11)
+    data = dataset(fens, scores)
+    target = data.targets(EVAL_SCALE, 0.0)
     net = nnue.initial_net(16, seed=1)
-    before = nnue.loss(data, net)
-    trained = nnue.train(data, data, net, epochs=40, batch=256, rate=0.01, seed=1, threads=2,
+    before = nnue.loss(data, target, net)
+    trained = nnue.train(data, target, net, epochs=40, batch=256, rate=0.01, seed=1, threads=2,
                          report=lambda _: None)
-    assert nnue.loss(data, trained) < before / 4
+    assert nnue.loss(data, target, trained) < before / 4
     queen_up = encode(["4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "4k3/8/8/8/8/8/8/3QK3 b - - 0 1"])
-    white, black = nnue.forward(queen_up.pieces, queen_up.stm, *trained.values()) * nnue.EVAL_SCALE
+    white, black = nnue.forward(*queen_up, *trained.values()) * EVAL_SCALE
     assert white > 300 and black < -300
 
 
-def test_command_line_trains_and_saves(tmp_path):
-    data = tmp_path / "chunk-00000.txt"
-    lines = []
-    for k, fen in enumerate(random_fens(500, 17)):
-        lines.append(f"{fen} | {('1.0', '0.5', '0.0')[k % 3]} | {(k % 7 - 3) * 40}\n")
-    data.write_text("".join(lines) + f"{START} | 0.5\n")          # no score: skipped
+def test_the_score_scale_is_the_one_the_results_follow():
+    rng = np.random.default_rng(3)
+    score = rng.normal(0, 300, 200_000)
+    for scale in (150.0, 400.0):
+        wins = rng.random(score.size) < 1 / (1 + np.exp(-score / scale))
+        assert nnue.fit_scale(score, wins.astype(float)) == pytest.approx(scale, rel=0.05)
+
+
+def test_weights_stay_within_what_quantisation_holds():
+    fens, scores = material_positions(400, 12)
+    data = dataset(fens, np.array(scores) * 10)
+    trained = nnue.train(data, data.targets(EVAL_SCALE, 0.0), nnue.initial_net(8, seed=2), epochs=5, batch=64,
+                         rate=0.5, seed=1, threads=2, report=lambda _: None)
+    assert max(np.abs(w).max() for w in trained.values()) <= nnue.CLIP
+    assert np.abs(trained["w1"]).max() == pytest.approx(nnue.CLIP)          # the bound was needed
+
+
+@pytest.fixture(scope="module")
+def chunks(tmp_path_factory):
+    """Two small self-play chunks: one to train on, one to test on."""
+    folder = tmp_path_factory.mktemp("selfplay")
+    args = argparse.Namespace(nodes=300, hard_nodes=2400, random_plies=(8, 9), balanced=400, chess960=0.0,
+                              network=None, games=6, seed=3)
+    generator = Generator(args)
+    for index in range(2):
+        generator.chunk(index, folder / f"chunk-{index:05d}.jfsp.xz", {})
+    return folder
+
+
+def test_command_line_trains_on_chunks_and_the_engine_plays_on_the_search_scale(chunks, tmp_path, capsys):
     out = tmp_path / "net.npz"
-    assert nnue.main([str(tmp_path), "--out", str(out), "--hidden", "8", "--epochs", "2",
+    test = chunks / "chunk-00000.jfsp.xz"
+    assert nnue.main([str(chunks), "--test", str(test), "--out", str(out), "--hidden", "16", "--epochs", "3",
                       "--batch", "64"]) == 0
     saved = np.load(out)
-    assert saved["w1"].shape == (768, 8) and saved["w2"].shape == (16,)
-    assert '"hidden": 8' in str(saved["settings"])
+    settings = eval(str(saved["settings"]).replace("null", "None").replace("true", "True").replace("false", "False"))
+    assert saved["w1"].shape == (768, 16) and saved["w2"].shape == (32,)
+    assert settings["hidden"] == 16 and settings["test_loss"] > 0 and 50 < settings["scale"] < 2000
+    train = nnue.Dataset.read([chunks / "chunk-00001.jfsp.xz"])
+    assert settings["positions"] == len(train)                          # the test chunk was left out
+    assert "score scale K" in capsys.readouterr().err
+    # The engine's evaluation is the trained output times K, in centipawns.
+    searcher = Searcher(1)
+    searcher.load_network(str(out))
+    fens = random_fens(10, 21)
+    pieces, stm = encode(fens)
+    net = {k: saved[k] for k in ("w1", "b1")}
+    w1q, b1q = np.round(net["w1"] * QA) / QA, np.round(net["b1"] * QA) / QA
+    expected = nnue.forward(pieces, stm, w1q.astype(np.float32), b1q.astype(np.float32), saved["w2"],
+                            saved["b2"]) * EVAL_SCALE
+    engine = np.array([searcher.static_eval(Board(fen)) for fen in fens])
+    assert np.abs(engine - expected).max() <= 1.01
+
+
+def test_command_line_refuses_bad_settings(chunks, tmp_path):
+    for bad in (["--hidden", "12"], ["--hidden", "512"], ["--result-weight", "2"], ["--epochs", "0"]):
+        with pytest.raises(SystemExit) as exit_info:
+            nnue.main([str(chunks), "--test", str(chunks / "chunk-00000.jfsp.xz"), "--out", str(tmp_path / "n.npz"),
+                       *bad])
+        assert exit_info.value.code == 2
+    with pytest.raises(SystemExit):
+        nnue.main([str(tmp_path / "nowhere"), "--out", str(tmp_path / "n.npz")])

@@ -1,25 +1,30 @@
-"""Train an evaluation network on self-play data (issue 16, step 4): 768 -> H x 2 -> 1.
+"""Train the evaluation network on self-play chunks: 768 -> H x 2 -> 1, SCReLU, in numba on the CPU.
 
-    python -m tools.training.train_nnue ~/.cache/jitfish/tuning/jitfish-5000 --out runs/nnue.npz \\
-        [--hidden 256] [--epochs 30] [--result-weight 0.3] [--mirror]
+    python -m tools.training.train_nnue data/selfplay/gen1 --out eval/networks/candidate.npz \\
+        [--hidden 64] [--epochs 20] [--result-weight 0.2] [--rate 0.002]
 
-The data are tools/training/gen_tuning_data.py lines (`FEN | result | score`, chunk folders or files;
-positions without a score are skipped: a network needs the search's judgement, not only the
-result). Inputs are the 768 piece-square features seen from each side (own pieces first, the
-board mirrored for black); each side's features feed the same first layer, whose two outputs
-(side to move first) go through SCReLU, clamp(x, 0, 1)^2, into one output neuron. The output
-times 400 is the evaluation in centipawns for the side to move; it is trained so that
-sigmoid(output) matches `w * result + (1 - w) * sigmoid(score / 400)` (w = --result-weight,
-result and score from the side to move), mean squared error, Adam on mini-batches, a tenth of
-the positions (whole chunks' stretches) held out to keep the best epoch.
+Data: the chunks (tools/training/records.py) of the folders or files given; positions in check,
+whose best move captured or promoted, or whose score is beyond +-MAX_SCORE are left out. The
+test set is fixed (--test, by default chunk 0 of gen1), never trained on, so runs compare.
+
+Inputs are the 768 piece-square features seen from each side (own pieces first, the board
+mirrored for black); both sides' features feed the same first layer, whose two outputs (side to
+move first) go through SCReLU, clamp(x, 0, 1)^2, into one output o. The target is
+`w * result + (1 - w) * sigmoid(score / K)` (w = --result-weight, both from the side to move), the
+loss the mean squared error of sigmoid(o); K is fitted so that sigmoid(score / K) predicts the
+results best, and the saved output layer is scaled so that the engine's o x 400 (eval/nnue.py's
+EVAL_SCALE) is o x K: centipawns on the search's own scale, so its margins keep their meaning.
+AdamW on shuffled mini-batches, the step size on a cosine from --rate down to a hundredth, every
+weight clipped to +-CLIP after each step (what int16 quantisation can hold).
 
 The saved file (numpy .npz, float32) holds `w1` (768 x H), `b1` (H), `w2` (2H), `b2` (1) and the
-training settings; the engine's `EvalFile` option loads it (eval/nnue.py quantises it).
+training settings; the engine's `EvalFile` option loads it.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import sys
@@ -29,77 +34,63 @@ from pathlib import Path
 import numpy as np
 from numba import njit, prange
 
-from eval.nnue import EVAL_SCALE, HIDDEN, INPUTS, input_index
-from tools.training.tune import HOLD_OUT_BLOCK, data_files, read_labels, split_held_out
+from eval.nnue import EVAL_SCALE, INPUTS, MAX_HIDDEN, input_index
+from tools.training import records
 
-MAX_PIECES = 32
-PIECE_INDEX = {symbol: index for index, symbol in enumerate("PNBRQKpnbrqk")}
-
-
-def fen_pieces(fen: str) -> tuple[np.ndarray, int]:
-    """(piece codes colour * 384 + type * 64 + square, -1 padded to 32; 0 or 1 for the side to
-    move) of a FEN, white's point of view."""
-    placement, side = fen.split()[:2]
-    pieces = np.full(MAX_PIECES, -1, dtype=np.int16)
-    count = 0
-    for rank_index, row in enumerate(placement.split("/")):
-        file = 0
-        for char in row:
-            if char.isdigit():
-                file += int(char)
-                continue
-            code = PIECE_INDEX[char]
-            square = (7 - rank_index) * 8 + file
-            pieces[count] = (code // 6) * 384 + (code % 6) * 64 + square
-            count += 1
-            file += 1
-    return pieces, int(side == "b")
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_TEST = ROOT / "data" / "selfplay" / "gen1" / "chunk-00000.jfsp.xz"
+MAX_PIECES = records.MAX_PIECES
+MAX_SCORE = 3000             # positions scored beyond this (decided, or a mate) teach little
+CLIP = 1.98                  # weight bound: 32 inputs of 1.98 x 255 still fit an int16 accumulator
+WEIGHT_DECAY = 0.01
+FINAL_RATE = 0.01            # the cosine schedule ends at this share of --rate
 
 
-class Positions:
-    """Encoded positions with the target each is trained to (side to move's point of view)."""
+class Dataset:
+    """Positions ready for training: pieces (colour * 384 + type * 64 + square, -1 padded), side
+    to move, search score and result (0 loss, 1 draw, 2 win) from the side to move's view."""
 
-    def __init__(self, sources: list[str], result_weight: float, limit: int | None = None) -> None:
-        pieces, stm, target, castling = [], [], [], []
-        for fen, result, score in read_labels(data_files(sources)):
-            if math.isnan(score):
-                continue
-            encoded, black = fen_pieces(fen)
-            castling.append(fen.split()[2] != "-")
-            expected = 1.0 / (1.0 + math.exp(-score / EVAL_SCALE))
-            label = result_weight * result + (1.0 - result_weight) * expected
-            pieces.append(encoded)
-            stm.append(black)
-            target.append(1.0 - label if black else label)
-            if limit is not None and len(target) >= limit:
-                break
-        self.pieces = np.array(pieces, dtype=np.int16).reshape(-1, MAX_PIECES)
-        self.stm = np.array(stm, dtype=np.int8)
-        self.target = np.array(target, dtype=np.float32)
-        self.castling = np.array(castling, dtype=bool)
+    def __init__(self, pieces: np.ndarray, stm: np.ndarray, score: np.ndarray, result: np.ndarray) -> None:
+        self.pieces, self.stm, self.score, self.result = pieces, stm, score, result
+
+    @classmethod
+    def read(cls, paths: list[Path]) -> Dataset:
+        data = records.Positions(paths)
+        keep = ((data.flags & (records.IN_CHECK | records.NOISY_BEST)) == 0) & (np.abs(data.score) <= MAX_SCORE)
+        return cls(data.pieces[keep], data.stm[keep], data.score[keep].astype(np.float32),
+                   data.result[keep].astype(np.float32) / 2)
 
     def __len__(self) -> int:
-        return len(self.target)
+        return len(self.stm)
 
-    def subset(self, rows: np.ndarray) -> Positions:
-        part = Positions.__new__(Positions)
-        part.pieces, part.stm, part.target = self.pieces[rows], self.stm[rows], self.target[rows]
-        part.castling = self.castling[rows]
-        return part
+    def targets(self, scale: float, result_weight: float) -> np.ndarray:
+        expected = 1.0 / (1.0 + np.exp(-self.score / scale))
+        return (result_weight * self.result + (1.0 - result_weight) * expected).astype(np.float32)
 
-    def with_mirrors(self) -> Positions:
-        """These positions and, for those without castling rights, the same position with the files
-        mirrored (a <-> h) and the same target: chess is symmetric that way, so a small data set
-        counts twice. Castling rights break the symmetry and the inputs do not show them."""
-        rows = np.flatnonzero(~self.castling)
-        mirrored = self.pieces[rows].copy()
-        mirrored[mirrored >= 0] ^= 7                    # the file is the code's low three bits
-        both = Positions.__new__(Positions)
-        both.pieces = np.concatenate([self.pieces, mirrored])
-        both.stm = np.concatenate([self.stm, self.stm[rows]])
-        both.target = np.concatenate([self.target, self.target[rows]])
-        both.castling = np.concatenate([self.castling, self.castling[rows]])
-        return both
+
+def chunk_files(sources: list[str]) -> list[Path]:
+    """The chunk files of the folders and files given, in order."""
+    files: list[Path] = []
+    for source in map(Path, sources):
+        files += sorted(source.glob("chunk-*.jfsp.xz")) if source.is_dir() else [source]
+    if not files:
+        raise ValueError(f"no self-play chunks in {' '.join(sources)}")
+    return files
+
+
+def fit_scale(score: np.ndarray, result: np.ndarray) -> float:
+    """K minimising the squared error of sigmoid(score / K) against the results (golden section)."""
+    def error(k: float) -> float:
+        return float(np.mean((1.0 / (1.0 + np.exp(-score / k)) - result) ** 2))
+    low, high = 50.0, 2000.0
+    ratio = (math.sqrt(5) - 1) / 2
+    for _ in range(60):
+        a, b = high - ratio * (high - low), low + ratio * (high - low)
+        if error(a) < error(b):
+            high = b
+        else:
+            low = a
+    return (low + high) / 2
 
 
 @njit(cache=True, inline="always")
@@ -177,10 +168,10 @@ def _gradients(pieces, stm, target, rows, w1, b1, w2, b2, threads):
     return losses.sum(), g1.sum(axis=0), gb1.sum(axis=0), g2.sum(axis=0), gb2.sum()
 
 
-def loss(data: Positions, net: dict[str, np.ndarray]) -> float:
+def loss(data: Dataset, target: np.ndarray, net: dict[str, np.ndarray]) -> float:
     """Mean squared error of sigmoid(output) against the targets."""
     out = forward(data.pieces, data.stm, net["w1"], net["b1"], net["w2"], net["b2"])
-    return float(np.mean((1.0 / (1.0 + np.exp(-out)) - data.target) ** 2))
+    return float(np.mean((1.0 / (1.0 + np.exp(-out)) - target) ** 2))
 
 
 def initial_net(hidden: int, seed: int) -> dict[str, np.ndarray]:
@@ -191,13 +182,13 @@ def initial_net(hidden: int, seed: int) -> dict[str, np.ndarray]:
             "b2": np.zeros(1, dtype=np.float32)}
 
 
-def train(data: Positions, check: Positions, net: dict[str, np.ndarray], epochs: int, batch: int,
-          rate: float, seed: int, threads: int, report=print) -> dict[str, np.ndarray]:
-    """Adam on mini-batches (the step size decays by a tenth over the run); returns the net with
-    the lowest held-out loss seen at the end of an epoch."""
+def train(data: Dataset, target: np.ndarray, net: dict[str, np.ndarray], epochs: int, batch: int, rate: float,
+          seed: int, threads: int, report=print, test: tuple[Dataset, np.ndarray] | None = None
+          ) -> dict[str, np.ndarray]:
+    """AdamW on shuffled mini-batches, the step size on a cosine from `rate` to FINAL_RATE x `rate`,
+    weights clipped to +-CLIP; returns the net after the last epoch."""
     rng = np.random.default_rng(seed)
     moments = {name: (np.zeros_like(p), np.zeros_like(p)) for name, p in net.items()}
-    best, best_loss = {k: v.copy() for k, v in net.items()}, loss(check, net)
     step = 0
     steps = epochs * max(1, (len(data) + batch - 1) // batch)
     for epoch in range(1, epochs + 1):
@@ -206,11 +197,11 @@ def train(data: Positions, check: Positions, net: dict[str, np.ndarray], epochs:
         total = 0.0
         for first in range(0, len(order), batch):
             rows = order[first:first + batch]
-            err, g1, gb1, g2, gb2 = _gradients(data.pieces, data.stm, data.target, rows, net["w1"],
-                                               net["b1"], net["w2"], net["b2"], threads)
+            err, g1, gb1, g2, gb2 = _gradients(data.pieces, data.stm, target, rows, net["w1"], net["b1"],
+                                               net["w2"], net["b2"], threads)
             total += err
             step += 1
-            lr = rate * (1.0 - 0.9 * step / steps)
+            lr = rate * (FINAL_RATE + (1 - FINAL_RATE) * 0.5 * (1 + math.cos(math.pi * step / steps)))
             grads = {"w1": g1, "b1": gb1, "w2": g2, "b2": np.array([gb2], dtype=np.float32)}
             for name, grad in grads.items():
                 m, v = moments[name]
@@ -219,60 +210,85 @@ def train(data: Positions, check: Positions, net: dict[str, np.ndarray], epochs:
                 m += 0.1 * grad
                 v *= 0.999
                 v += 0.001 * grad * grad
-                net[name] -= (lr * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
-                              ).astype(np.float32)
-        held = loss(check, net)
-        if held < best_loss:
-            best, best_loss = {k: v.copy() for k, v in net.items()}, held
+                weights = net[name]
+                weights *= np.float32(1 - lr * WEIGHT_DECAY)
+                weights -= (lr * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+                            ).astype(np.float32)
+                np.clip(weights, -CLIP, CLIP, out=weights)
         seconds = time.perf_counter() - started
-        report(f"epoch {epoch:3d}  training loss {total / len(data):.6f}  held out {held:.6f}  "
+        held = f"  test {loss(test[0], test[1], net):.6f}" if test is not None else ""
+        report(f"epoch {epoch:3d}  training loss {total / len(data):.6f}{held}  "
                f"{len(data) / seconds:,.0f} positions/s")
-    return best
+    return net
 
 
-def save(net: dict[str, np.ndarray], path: Path, settings: dict) -> None:
+def save(net: dict[str, np.ndarray], path: Path, settings: dict, scale: float = EVAL_SCALE) -> None:
+    """Write the net with its output layer scaled so that the engine's output x EVAL_SCALE is the
+    trained output x `scale`."""
+    factor = np.float32(scale / EVAL_SCALE)
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(path, **net, settings=np.array(json.dumps(settings)))
+    np.savez(path, w1=net["w1"], b1=net["b1"], w2=net["w2"] * factor, b2=net["b2"] * factor,
+             settings=np.array(json.dumps(settings)))
+
+
+def digest(paths: list[Path]) -> str:
+    """A short hash of the data files' contents (which data a net was trained on)."""
+    total = hashlib.sha256()
+    for path in paths:
+        total.update(hashlib.sha256(path.read_bytes()).digest())
+    return total.hexdigest()[:16]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.training.train_nnue", description=__doc__.split("\n\n")[0])
-    parser.add_argument("data", nargs="+", help="tools/training/gen_tuning_data.py files or chunk folders")
+    parser.add_argument("data", nargs="+", help="chunk folders or files (the test chunk is left out)")
     parser.add_argument("--out", required=True, help="the trained network (.npz)")
-    parser.add_argument("--hidden", type=int, default=HIDDEN,
-                        help=f"first-layer neurons per side (default {HIDDEN}, what the engine reads)")
-    parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--test", default=str(DEFAULT_TEST), help="the held-out chunk(s), comma-separated "
+                        "(default data/selfplay/gen1/chunk-00000.jfsp.xz)")
+    parser.add_argument("--hidden", type=int, default=64, help="first-layer neurons per side (default 64)")
+    parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--batch", type=int, default=16384)
-    parser.add_argument("--rate", type=float, default=0.001, help="Adam step size (default 0.001)")
-    parser.add_argument("--result-weight", type=float, default=0.3,
-                        help="share of the game result in the target, the rest the search score "
-                             "(default 0.3)")
-    parser.add_argument("--validation", type=float, default=0.1, help="share held out (default 0.1)")
-    parser.add_argument("--limit", type=int, help="use at most this many positions")
-    parser.add_argument("--mirror", action="store_true",
-                        help="also train on the file-mirrored copy of every position without castling rights")
+    parser.add_argument("--rate", type=float, default=0.002, help="AdamW step size at the start (default 0.002)")
+    parser.add_argument("--result-weight", type=float, default=0.2,
+                        help="share of the game result in the target, the rest the search score (default 0.2)")
+    parser.add_argument("--limit", type=int, help="train on at most this many positions (the first ones)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if not 0.0 <= args.result_weight <= 1.0:
         parser.error("--result-weight must be between 0 and 1")
+    if not 8 <= args.hidden <= MAX_HIDDEN or args.hidden % 8:
+        parser.error(f"--hidden must be a multiple of 8 from 8 to {MAX_HIDDEN} (what the engine loads)")
+    if args.epochs < 1 or args.batch < 1 or args.rate <= 0 or args.threads < 1:
+        parser.error("--epochs, --batch, --rate and --threads must be positive")
     started = time.perf_counter()
-    everything = Positions(args.data, args.result_weight, args.limit)
-    if len(everything) < 2 * HOLD_OUT_BLOCK:
-        parser.error(f"{len(everything)} scored positions: too few to train on "
-                     f"(at least {2 * HOLD_OUT_BLOCK})")
-    training, held_out = split_held_out(len(everything), args.validation, args.seed)
-    data, check = everything.subset(training), everything.subset(held_out)
-    if args.mirror:
-        data = data.with_mirrors()
-    print(f"{len(data)} training positions, {len(check)} held out "
-          f"(read in {time.perf_counter() - started:.0f} s)", file=sys.stderr)
-    net = train(data, check, initial_net(args.hidden, args.seed), args.epochs, args.batch, args.rate,
-                args.seed, args.threads, report=lambda line: print(line, file=sys.stderr, flush=True))
-    settings = {key: value for key, value in vars(args).items() if key not in ("out",)}
-    settings.update(positions=len(everything), held_out_loss=loss(check, net), eval_scale=EVAL_SCALE)
-    save(net, Path(args.out), settings)
-    print(f"held-out loss {settings['held_out_loss']:.6f}; wrote {args.out}", file=sys.stderr)
+    try:
+        test_files = [Path(name) for name in args.test.split(",")]
+        held = {path.resolve() for path in test_files}
+        train_files = [path for path in chunk_files(args.data) if path.resolve() not in held]
+        if not train_files:
+            parser.error("every chunk given is a test chunk")
+        data, test = Dataset.read(train_files), Dataset.read(test_files)
+    except (OSError, ValueError) as err:
+        parser.error(str(err))
+    if args.limit is not None:
+        data = Dataset(data.pieces[:args.limit], data.stm[:args.limit], data.score[:args.limit],
+                       data.result[:args.limit])
+    if len(data) < args.batch:
+        parser.error(f"{len(data)} training positions: fewer than one batch")
+    scale = fit_scale(data.score, data.result)
+    target, test_target = data.targets(scale, args.result_weight), test.targets(scale, args.result_weight)
+    print(f"{len(data):,} training positions from {len(train_files)} chunks, {len(test):,} test positions "
+          f"(read in {time.perf_counter() - started:.0f} s); score scale K = {scale:.1f}", file=sys.stderr)
+    net = train(data, target, initial_net(args.hidden, args.seed), args.epochs, args.batch, args.rate, args.seed,
+                args.threads, report=lambda line: print(line, file=sys.stderr, flush=True),
+                test=(test, test_target))
+    settings = {key: value for key, value in vars(args).items() if key != "out"}
+    settings.update(positions=len(data), test_positions=len(test), test_loss=loss(test, test_target, net),
+                    scale=scale, eval_scale=EVAL_SCALE, data=digest(train_files), test_data=digest(test_files),
+                    seconds=round(time.perf_counter() - started))
+    save(net, Path(args.out), settings, scale)
+    print(f"test loss {settings['test_loss']:.6f}; wrote {args.out}", file=sys.stderr)
     return 0
 
 
