@@ -321,3 +321,32 @@ def test_sound_fullscreen_and_theme_toggles(open_page):
     assert "theme-blue" in page.get_attribute("body", "class")
     assert page.input_value("#opponent") == "human"
     assert watched.problems == [], watched.problems
+
+
+def _luminance(css_colour: str) -> float:
+    red, green, blue = (int(n) for n in re.findall(r"\d+", css_colour)[:3])
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def test_the_board_is_coloured_as_fide_says(open_page):
+    """FIDE Laws 2.1: the near right-hand square (h1 for White) is light; a1 and h8 are dark. On
+    every theme and after flipping, by the class and by the colour the browser paints."""
+    watched = open_page()
+    page = watched.page
+    themes = page.locator("#theme option").evaluate_all("options => options.map(o => o.value)")
+    assert len(themes) >= 4
+    for flipped in (False, True):
+        for theme in themes:
+            page.select_option("#theme", theme)
+            colours = {}
+            for name in ("a1", "h1", "a8", "h8", "e4", "d4"):
+                square = page.locator(f"[data-square='{name}']")
+                colours[name] = square.evaluate("el => getComputedStyle(el).backgroundColor")
+                expected = "dark" if name in ("a1", "h8", "d4") else "light"
+                expect(square).to_have_class(re.compile(rf"\b{expected}\b"))
+            assert _luminance(colours["a1"]) < _luminance(colours["h1"]), (theme, colours)
+            assert colours["a1"] == colours["h8"] == colours["d4"] and colours["h1"] == colours["a8"] == colours["e4"]
+        corner = page.locator("#board .square").first.get_attribute("data-square")
+        assert corner == ("h1" if flipped else "a8")
+        page.click("#flip")
+    assert watched.problems == [], watched.problems

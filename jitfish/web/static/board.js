@@ -82,7 +82,7 @@ class ChessBoard {
       const name = FILES[file] + rank;
       const cell = cells[i];
       cell.dataset.square = name;
-      cell.className = "square " + ((file + rank) % 2 === 0 ? "dark" : "light");
+      cell.className = "square " + ((file + rank) % 2 === 1 ? "dark" : "light");   // a1 dark, h1 light (FIDE 2.1)
       cell.textContent = "";
       if (col === 0) this.addCoordinate(cell, "rank", String(rank));
       if (row === 7) this.addCoordinate(cell, "file", FILES[file]);
