@@ -1,12 +1,17 @@
-"""The network evaluation (NNUE): 768 piece-square inputs per side -> H x 2 -> 1 (H up to MAX_HIDDEN), SCReLU.
+"""The network evaluation (NNUE): 768 piece-square inputs per side -> H x 2 -> 1 of 8 outputs, SCReLU.
 
 Its weights and its accumulators live in the evaluation's part of the search workspace (int64
 words viewed as int16 or float32), like the hand-crafted weights, so the search's kernels keep
 their arguments. The first layer is quantised to int16 (x QA): an accumulator is that layer's
 output for one side's point of view, kept per search ply and updated by the move's few piece
-changes (`push` before make_move, `pop` after unmake_move) instead of being summed anew. The
-output layer stays in float32 (QA^2 folded into its weights), which vectorises where an integer
-one does not. tools/training/train_nnue.py trains the float network this module quantises.
+changes (`push` before make_move, `pop` after unmake_move) instead of being summed anew. Each
+side sees the board from its own side (mirrored vertically for black) and with its king on the
+a-d files (mirrored horizontally when it stands on e-h), so what is learnt on one wing serves the
+other; a king move across that line makes the side's accumulator stale, and it is computed afresh
+when the position is next evaluated. The output layer has one set of weights per OUTPUT_BUCKETS
+stage of material (by the number of pieces on the board) and stays in float32 (QA^2 folded into
+its weights), which vectorises where an integer one does not. tools/training/train_nnue.py trains
+the float network this module quantises.
 """
 
 from __future__ import annotations
@@ -15,29 +20,45 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.bits import ONE, lsb
-from engine.defs import MAX_PLY, NO_PIECE, ST_BOARD, ST_SIDE
+from engine.bits import ONE, lsb, popcount
+from engine.defs import BB_ALL, KING, MAX_PLY, NO_PIECE, ST_BOARD, ST_SIDE
 from numba import njit
 
 from engine.kernel import kernel
 from engine.move import CASTLE, EN_PASSANT, is_promotion, move_flag, move_from, move_to, promotion_type
 from engine.piece import make_piece, piece_colour, piece_type
-from engine.position import castle_squares
+from engine.position import castle_squares, king_square
 
 INPUTS = 768
 MAX_HIDDEN = 256               # first-layer neurons per side that a network may have
+OUTPUT_BUCKETS = 8             # output weights by material: (pieces on the board - 1) // 4
 QA = 255                       # the first layer's scale: an activation of 1.0 is QA
 EVAL_SCALE = 400               # output units to centipawns (as in the trainer)
 STACK = MAX_PLY + 8            # accumulators: one per ply of the current line
 
 
 @kernel
-def input_index(colour, piece_type, square, perspective):
+def mirrored(king_sq):
+    """Whether a side whose king stands on `king_sq` sees the board mirrored a<->h (e-h files)."""
+    return (king_sq & 7) >= 4
+
+
+@kernel
+def input_index(colour, piece_type, square, perspective, flip):
     """The input a piece feeds seen from `perspective`: own pieces first, the board mirrored
-    vertically for black."""
-    if perspective == 0:
-        return colour * 384 + piece_type * 64 + square
-    return (colour ^ 1) * 384 + piece_type * 64 + (square ^ 56)
+    vertically for black and horizontally when `flip` (mirrored(): that side's king on e-h)."""
+    if perspective == 1:
+        colour ^= 1
+        square ^= 56
+    if flip:
+        square ^= 7
+    return colour * 384 + piece_type * 64 + square
+
+
+@kernel
+def output_bucket(pieces):
+    """The output weights used with `pieces` pieces on the board (2..32)."""
+    return min((pieces - 1) // 4, OUTPUT_BUCKETS - 1)
 
 
 # The network's region of a workspace, in int64 words from its start, laid out for MAX_HIDDEN
@@ -45,22 +66,24 @@ def input_index(colour, piece_type, square, perspective):
 R_ON = 0                                       # 1 when the network evaluates
 R_TOP = 1                                      # the current ply's accumulator
 R_HIDDEN = 2                                   # neurons per side of the loaded network
-R_W1 = 4                                       # INPUTS x hidden int16
+R_STALE = 4                                    # STACK x 2: 1 where a ply's accumulator must be refreshed
+R_W1 = R_STALE + 2 * STACK                     # INPUTS x hidden int16
 R_B1 = R_W1 + INPUTS * MAX_HIDDEN // 4         # hidden int16
-R_W2 = R_B1 + MAX_HIDDEN // 4                  # 2 hidden float32, divided by QA^2
-R_B2 = R_W2 + MAX_HIDDEN                       # float32 (one word)
-R_ACC = R_B2 + 4                               # STACK x 2 x hidden int16
+R_W2 = R_B1 + MAX_HIDDEN // 4                  # OUTPUT_BUCKETS x 2 hidden float32, divided by QA^2
+R_B2 = R_W2 + OUTPUT_BUCKETS * MAX_HIDDEN      # OUTPUT_BUCKETS float32
+R_ACC = R_B2 + OUTPUT_BUCKETS // 2             # STACK x 2 x hidden int16
 REGION = R_ACC + STACK * 2 * MAX_HIDDEN // 4
 
 
 def quantise(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> np.ndarray:
-    """The region words of a float network (w1 INPUTS x H, b1 H, w2 2H, b2 1, H a multiple of 8 up
-    to MAX_HIDDEN); ValueError if it has another shape or weights an int16 accumulator cannot hold."""
+    """The region words of a float network (w1 INPUTS x H, b1 H, w2 OUTPUT_BUCKETS x 2H, b2
+    OUTPUT_BUCKETS; H a multiple of 8 up to MAX_HIDDEN); ValueError if it has another shape or
+    weights an int16 accumulator cannot hold."""
     hidden = w1.shape[1] if w1.ndim == 2 else 0
-    if w1.shape != (INPUTS, hidden) or not 0 < hidden <= MAX_HIDDEN or hidden % 8 \
-            or b1.shape != (hidden,) or w2.shape != (2 * hidden,) or b2.size != 1:
-        raise ValueError(f"a {INPUTS} -> H x 2 -> 1 network (H a multiple of 8 up to {MAX_HIDDEN}) is needed, "
-                         f"not w1 {w1.shape}, b1 {b1.shape}, w2 {w2.shape}")
+    if w1.shape != (INPUTS, hidden) or not 0 < hidden <= MAX_HIDDEN or hidden % 8 or b1.shape != (hidden,) \
+            or w2.shape != (OUTPUT_BUCKETS, 2 * hidden) or b2.shape != (OUTPUT_BUCKETS,):
+        raise ValueError(f"a {INPUTS} -> H x 2 -> 1 x {OUTPUT_BUCKETS} network (H a multiple of 8 up to "
+                         f"{MAX_HIDDEN}) is needed, not w1 {w1.shape}, b1 {b1.shape}, w2 {w2.shape}, b2 {b2.shape}")
     q1 = np.round(w1 * QA)
     qb = np.round(b1 * QA)
     # The worst accumulator: the bias plus the 32 largest inputs of one neuron.
@@ -72,8 +95,8 @@ def quantise(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> 
     region[R_HIDDEN] = hidden
     region[R_W1:R_B1].view(np.int16)[:INPUTS * hidden] = q1.astype(np.int16).reshape(-1)
     region[R_B1:R_W2].view(np.int16)[:hidden] = qb.astype(np.int16)
-    region[R_W2:R_B2].view(np.float32)[:2 * hidden] = (w2 / (QA * QA)).astype(np.float32)
-    region[R_B2:R_ACC].view(np.float32)[0] = np.float32(np.ravel(b2)[0])
+    region[R_W2:R_B2].view(np.float32)[:OUTPUT_BUCKETS * 2 * hidden] = (w2 / (QA * QA)).astype(np.float32).reshape(-1)
+    region[R_B2:R_ACC].view(np.float32)[:OUTPUT_BUCKETS] = b2.astype(np.float32)
     return region
 
 
@@ -101,34 +124,45 @@ def _accumulator(top, perspective, hidden):
 
 
 @kernel
-def refresh(pos, net):
-    """Compute the current ply's two accumulators from the board."""
+def _refresh_side(pos, net, top, perspective):
+    """Compute one side's accumulator of ply `top` from the board."""
     bb = pos[0]
     v = net.view(np.int16)
-    top, hidden = net[R_TOP], net[R_HIDDEN]
-    for perspective in range(2):
-        start = _accumulator(top, perspective, hidden)
-        acc = v[start:start + hidden]
-        bias = v[A_B1:A_B1 + hidden]
-        for j in range(hidden):
-            acc[j] = bias[j]
-        for piece in range(12):
-            b = bb[piece]
-            while b:
-                sq = lsb(b)
-                b &= b - ONE
-                row = A_W1 + input_index(piece_colour(piece), piece_type(piece), sq, perspective) * hidden
-                weights = v[row:row + hidden]
-                for j in range(hidden):
-                    acc[j] += weights[j]
+    hidden = net[R_HIDDEN]
+    flip = mirrored(king_square(bb, perspective))
+    start = _accumulator(top, perspective, hidden)
+    acc = v[start:start + hidden]
+    bias = v[A_B1:A_B1 + hidden]
+    for j in range(hidden):
+        acc[j] = bias[j]
+    for piece in range(12):
+        b = bb[piece]
+        while b:
+            sq = lsb(b)
+            b &= b - ONE
+            row = A_W1 + input_index(piece_colour(piece), piece_type(piece), sq, perspective, flip) * hidden
+            weights = v[row:row + hidden]
+            for j in range(hidden):
+                acc[j] += weights[j]
+    net[R_STALE + 2 * top + perspective] = 0
 
 
 @kernel
-def _change(v, top, hidden, piece, square, sign):
-    """Add (sign 1) or remove (sign -1) a piece in both of the ply's accumulators."""
+def refresh(pos, net):
+    """Compute the current ply's two accumulators from the board."""
     for perspective in range(2):
+        _refresh_side(pos, net, net[R_TOP], perspective)
+
+
+@kernel
+def _change(v, top, hidden, stale, flips, piece, square, sign):
+    """Add (sign 1) or remove (sign -1) a piece in the ply's accumulators that are not stale."""
+    for perspective in range(2):
+        if stale[perspective]:
+            continue
         start = _accumulator(top, perspective, hidden)
-        row = A_W1 + input_index(piece_colour(piece), piece_type(piece), square, perspective) * hidden
+        row = A_W1 + input_index(piece_colour(piece), piece_type(piece), square, perspective,
+                                 flips[perspective]) * hidden
         acc = v[start:start + hidden]          # slices, so that the loops index from 0 up and
         weights = v[row:row + hidden]          # vectorise (an offset index keeps numba's wraparound check)
         if sign > 0:
@@ -142,33 +176,43 @@ def _change(v, top, hidden, piece, square, sign):
 @kernel
 def push(pos, net, move):
     """Before make_move(move): the next ply's accumulators, from this ply's and the move's
-    piece changes."""
-    st = pos[1]
+    piece changes (or marked stale, when the move takes a king across the mirror line)."""
+    bb, st = pos
     v = net.view(np.int16)
     top, hidden = net[R_TOP], net[R_HIDDEN]
     here, there = _accumulator(top, 0, hidden), _accumulator(top + 1, 0, hidden)
     source, target = v[here:here + 2 * hidden], v[there:there + 2 * hidden]
     for j in range(2 * hidden):
         target[j] = source[j]
-    top += 1
-    net[R_TOP] = top
     frm, to, flag = move_from(move), move_to(move), move_flag(move)
     piece = st[ST_BOARD + frm]
+    stale = net[R_STALE + 2 * top:R_STALE + 2 * top + 2]
+    top += 1
+    net[R_TOP] = top
+    after = net[R_STALE + 2 * top:R_STALE + 2 * top + 2]
+    after[0], after[1] = stale[0], stale[1]
+    flips = (mirrored(king_square(bb, 0)), mirrored(king_square(bb, 1)))
+    king_to = to
+    if flag == CASTLE:
+        king_to, rook_to = castle_squares(frm, to)
+    if piece_type(piece) == KING:
+        mover = piece_colour(piece)
+        if mirrored(king_to) != flips[mover]:
+            after[mover] = 1
     if flag == CASTLE:
         rook = st[ST_BOARD + to]
-        king_to, rook_to = castle_squares(frm, to)
-        _change(v, top, hidden, piece, frm, -1)
-        _change(v, top, hidden, rook, to, -1)
-        _change(v, top, hidden, piece, king_to, 1)
-        _change(v, top, hidden, rook, rook_to, 1)
+        _change(v, top, hidden, after, flips, piece, frm, -1)
+        _change(v, top, hidden, after, flips, rook, to, -1)
+        _change(v, top, hidden, after, flips, piece, king_to, 1)
+        _change(v, top, hidden, after, flips, rook, rook_to, 1)
         return
     captured_square = to ^ 8 if flag == EN_PASSANT else to
     captured = st[ST_BOARD + captured_square]
     if captured != NO_PIECE:
-        _change(v, top, hidden, captured, captured_square, -1)
-    _change(v, top, hidden, piece, frm, -1)
+        _change(v, top, hidden, after, flips, captured, captured_square, -1)
+    _change(v, top, hidden, after, flips, piece, frm, -1)
     arriving = make_piece(piece_colour(piece), promotion_type(move)) if is_promotion(move) else piece
-    _change(v, top, hidden, arriving, to, 1)
+    _change(v, top, hidden, after, flips, arriving, to, 1)
 
 
 @kernel
@@ -179,20 +223,26 @@ def pop(net):
 
 @njit(cache=True, _nrt=False, fastmath=True)     # fastmath: the float sum may be reordered, so vectorised
 def output(pos, net):
-    """The network's score in centipawns for the side to move, from the current accumulators."""
+    """The network's score in centipawns for the side to move, from the current accumulators
+    (refreshing a stale one first)."""
     us = pos[1][ST_SIDE]
+    top, hidden = net[R_TOP], net[R_HIDDEN]
+    for perspective in range(2):
+        if net[R_STALE + 2 * top + perspective]:
+            _refresh_side(pos, net, top, perspective)
     v = net.view(np.int16)
     f = net.view(np.float32)
-    top, hidden = net[R_TOP], net[R_HIDDEN]
+    bucket = output_bucket(popcount(pos[0][BB_ALL]))
+    w2 = F_W2 + bucket * 2 * hidden
     total = np.float32(0.0)
     for side in range(2):
         start = _accumulator(top, us ^ side, hidden)
         acc = v[start:start + hidden]
-        weights = f[F_W2 + side * hidden:F_W2 + (side + 1) * hidden]
+        weights = f[w2 + side * hidden:w2 + (side + 1) * hidden]
         for j in range(hidden):
             x = np.float32(min(max(acc[j], 0), QA))
             total += x * x * weights[j]
-    total += f[F_B2]
+    total += f[F_B2 + bucket]
     return np.int64(total * EVAL_SCALE)
 
 

@@ -20,8 +20,8 @@ def small_net(seed: int, hidden: int = nnue.MAX_HIDDEN) -> dict[str, np.ndarray]
     rng = np.random.default_rng(seed)
     return {"w1": (rng.standard_normal((nnue.INPUTS, hidden)) * 0.08).astype(np.float32),
             "b1": (0.3 + rng.standard_normal(hidden) * 0.1).astype(np.float32),
-            "w2": (rng.standard_normal(2 * hidden) * 0.1).astype(np.float32),
-            "b2": np.array([0.05], dtype=np.float32)}
+            "w2": (rng.standard_normal((nnue.OUTPUT_BUCKETS, 2 * hidden)) * 0.1).astype(np.float32),
+            "b2": (0.05 + rng.standard_normal(nnue.OUTPUT_BUCKETS) * 0.05).astype(np.float32)}
 
 
 def encode(fens: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -45,7 +45,9 @@ def net_file(tmp_path_factory) -> str:
 def test_quantise_refuses_the_wrong_shape_and_overflowing_weights():
     net = small_net(2)
     with pytest.raises(ValueError, match="network .* is needed"):
-        nnue.quantise(net["w1"][:, :8], net["b1"][:16], net["w2"][:16], net["b2"])
+        nnue.quantise(net["w1"][:, :8], net["b1"][:16], net["w2"][:, :16], net["b2"])
+    with pytest.raises(ValueError, match="network .* is needed"):
+        nnue.quantise(net["w1"], net["b1"], net["w2"][0], net["b2"][:1])
     with pytest.raises(ValueError, match="multiple of 8"):
         nnue.quantise(**small_net(2, 12))
     with pytest.raises(ValueError, match="too large"):
@@ -73,9 +75,14 @@ def random_games(count: int, seed: int, chess960: bool) -> list[list[str]]:
 
 @pytest.mark.parametrize("chess960", [False, True])
 def test_accumulators_follow_the_moves_as_if_computed_afresh(chess960):
+    """Move by move, a side's accumulator is what a fresh computation gives, unless a king move
+    across the mirror line made it stale (then it is refreshed when the position is evaluated, as
+    the search evaluates some plies and not others); the evaluation is always the fresh one's."""
     region = nnue.quantise(**small_net(3))
     fresh = region.copy()
-    for start, *moves in random_games(6, 4 if chess960 else 5, chess960):
+    rng = random.Random(17)
+    crossings = 0
+    for start, *moves in random_games(8, 4 if chess960 else 5, chess960):
         moves = moves[:nnue.STACK - 1]          # a line no deeper than the search's
         board = Board(start, chess960=chess960)
         nnue.start(board.arrays, region)
@@ -83,13 +90,40 @@ def test_accumulators_follow_the_moves_as_if_computed_afresh(chess960):
             move = board.parse_uci(text)
             nnue.push(board.arrays, region, move)
             board.push(move)
-            fresh[nnue.R_TOP] = region[nnue.R_TOP]
+            top = region[nnue.R_TOP]
+            fresh[nnue.R_TOP] = top
             nnue.refresh(board.arrays, fresh)
-            assert np.array_equal(accumulators(region), accumulators(fresh)), text
+            stale = region[nnue.R_STALE + 2 * top:nnue.R_STALE + 2 * top + 2]
+            crossings += int(stale.any())
+            ours, theirs = accumulators(region), accumulators(fresh)
+            half = len(ours) // 2
+            for side in (0, 1):
+                if not stale[side]:
+                    assert np.array_equal(ours[side * half:(side + 1) * half], theirs[side * half:(side + 1) * half]), text
+            if rng.random() < 0.3:
+                assert nnue.output(board.arrays, region) == nnue.output(board.arrays, fresh), text
+                assert not region[nnue.R_STALE + 2 * top:nnue.R_STALE + 2 * top + 2].any()
+                assert np.array_equal(accumulators(region), accumulators(fresh)), text
         for _ in moves:                     # and back: each ply's accumulators are still there
             board.pop()
             nnue.pop(region)
         assert region[nnue.R_TOP] == 0
+    assert crossings > 10                   # kings did cross the mirror line
+
+
+def test_the_network_sees_both_wings_alike():
+    """A position and its a<->h mirror (no castling rights) evaluate the same."""
+    region = nnue.quantise(**small_net(4))
+    for start, *moves in random_games(6, 9, False):
+        board = chess.Board(start)
+        for text in moves[:40]:
+            board.push_uci(text)
+        board.set_castling_fen("-")
+        ours, mirror = Board(board.fen()), Board(board.transform(chess.flip_horizontal).fen())
+        nnue.start(ours.arrays, region)
+        left = nnue.output(ours.arrays, region)
+        nnue.start(mirror.arrays, region)
+        assert nnue.output(mirror.arrays, region) == left
 
 
 def accumulators(region: np.ndarray) -> np.ndarray:

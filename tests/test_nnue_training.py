@@ -49,7 +49,7 @@ def test_gradients_match_finite_differences():
     target = np.linspace(0.1, 0.9, 12).astype(np.float32)
     rows = np.arange(12, dtype=np.int64)
     _, g1, gb1, g2, gb2 = nnue._gradients(pieces, stm, target, rows, net["w1"], net["b1"], net["w2"], net["b2"], 2)
-    analytic = {"w1": g1, "b1": gb1, "w2": g2, "b2": np.array([gb2])}
+    analytic = {"w1": g1, "b1": gb1, "w2": g2, "b2": gb2}
 
     def total_error(candidate):
         out = nnue.forward(pieces, stm, candidate["w1"], candidate["b1"], candidate["w2"],
@@ -57,8 +57,10 @@ def test_gradients_match_finite_differences():
         return float(np.sum((1 / (1 + np.exp(-out)) - target) ** 2))
 
     checked = 0
-    used = np.unique([nnue._feature(int(c), 0) for c in pieces[0] if c >= 0])
-    probes = [("b2", (0,)), ("w2", (1,)), ("w2", (6,)), ("b1", (2,)), *[("w1", (f, 1)) for f in used[:4]]]
+    white, _, bucket = nnue._view(pieces, 0)
+    used = np.unique([nnue._feature(int(c), 0, white) for c in pieces[0] if c >= 0])
+    probes = [("b2", (bucket,)), ("w2", (bucket, 1)), ("w2", (bucket, 6)), ("b1", (2,)),
+              *[("w1", (f, 1)) for f in used[:4]]]
     for name, index in probes:
         step = 1e-2
         up = {k: v.astype(np.float64) for k, v in net.items()}
@@ -98,7 +100,8 @@ def test_training_learns_material_from_scores():
     trained = nnue.train(data, target, net, epochs=40, batch=256, rate=0.01, seed=1, threads=2,
                          report=lambda _: None)
     assert nnue.loss(data, target, trained) < before / 4
-    queen_up = encode(["4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "4k3/8/8/8/8/8/8/3QK3 b - - 0 1"])
+    queen_up = encode(["r1b1k2r/ppp2ppp/2n5/3p4/3P4/2N5/PPP2PPP/R1BQK2R w KQkq - 0 1",   # as many pieces
+                       "r1b1k2r/ppp2ppp/2n5/3p4/3P4/2N5/PPP2PPP/R1BQK2R b KQkq - 0 1"])  # as the data has
     white, black = nnue.forward(*queen_up, *trained.values()) * EVAL_SCALE
     assert white > 300 and black < -300
 
@@ -139,7 +142,7 @@ def test_command_line_trains_on_chunks_and_the_engine_plays_on_the_search_scale(
                       "--batch", "64"]) == 0
     saved = np.load(out)
     settings = eval(str(saved["settings"]).replace("null", "None").replace("true", "True").replace("false", "False"))
-    assert saved["w1"].shape == (768, 16) and saved["w2"].shape == (32,)
+    assert saved["w1"].shape == (768, 16) and saved["w2"].shape == (8, 32)
     assert settings["hidden"] == 16 and settings["test_loss"] > 0 and 50 < settings["scale"] < 2000
     train = nnue.Dataset.read([chunks / "chunk-00001.jfsp.xz"])
     assert settings["positions"] == len(train)                          # the test chunk was left out

@@ -1,4 +1,4 @@
-"""Train the evaluation network on self-play chunks: 768 -> H x 2 -> 1, SCReLU, in numba on the CPU.
+"""Train the evaluation network on self-play chunks: 768 -> H x 2 -> 1 of 8, SCReLU, in numba on the CPU.
 
     python -m tools.training.train_nnue data/selfplay/gen1 --out eval/networks/candidate.npz \\
         [--hidden 64] [--epochs 20] [--result-weight 0.2] [--rate 0.002]
@@ -8,8 +8,10 @@ whose best move captured or promoted, or whose score is beyond +-MAX_SCORE are l
 test set is fixed (--test, by default chunk 0 of gen1), never trained on, so runs compare.
 
 Inputs are the 768 piece-square features seen from each side (own pieces first, the board
-mirrored for black); both sides' features feed the same first layer, whose two outputs (side to
-move first) go through SCReLU, clamp(x, 0, 1)^2, into one output o. The target is
+mirrored vertically for black and horizontally when that side's king is on the e-h files: eval/nnue.py);
+both sides' features feed the same first layer, whose two outputs (side to move first) go through
+SCReLU, clamp(x, 0, 1)^2, into one output o, with one set of output weights per stage of material
+(OUTPUT_BUCKETS, by the number of pieces on the board). The target is
 `w * result + (1 - w) * sigmoid(score / K)` (w = --result-weight, both from the side to move), the
 loss the mean squared error of sigmoid(o); K is fitted so that sigmoid(score / K) predicts the
 results best, and the saved output layer is scaled so that the engine's o x 400 (eval/nnue.py's
@@ -17,8 +19,8 @@ EVAL_SCALE) is o x K: centipawns on the search's own scale, so its margins keep 
 AdamW on shuffled mini-batches, the step size on a cosine from --rate down to a hundredth, every
 weight clipped to +-CLIP after each step (what int16 quantisation can hold).
 
-The saved file (numpy .npz, float32) holds `w1` (768 x H), `b1` (H), `w2` (2H), `b2` (1) and the
-training settings; the engine's `EvalFile` option loads it.
+The saved file (numpy .npz, float32) holds `w1` (768 x H), `b1` (H), `w2` (8 x 2H), `b2` (8) and
+the training settings; the engine's `EvalFile` option loads it.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit, prange
 
-from eval.nnue import EVAL_SCALE, INPUTS, MAX_HIDDEN, input_index
+from engine.defs import KING
+from eval.nnue import EVAL_SCALE, INPUTS, MAX_HIDDEN, OUTPUT_BUCKETS, input_index, mirrored, output_bucket
 from tools.training import records
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,6 +71,32 @@ class Dataset:
         return (result_weight * self.result + (1.0 - result_weight) * expected).astype(np.float32)
 
 
+def hand_crafted_loss(path: Path, scale: float, result_weight: float, limit: int = 50_000) -> float:
+    """The loss of the hand-crafted evaluation (sigmoid(eval / K) against the same targets) on the
+    first `limit` positions of a chunk that training would use: the mark a network has to beat."""
+    from engine.board import Board
+    from search.driver import Searcher
+
+    searcher, errors = Searcher(1), []
+    for game in records.games(path):
+        board = Board(game.fen, game.chess960)
+        for text, score in zip(game.moves, game.scores):
+            move = board.parse_uci(text)
+            if not board.is_check() and move not in board.noisy_moves() and abs(score) <= MAX_SCORE:
+                us = score if board.turn == 0 else -score
+                result = game.result if board.turn == 0 else 1.0 - game.result
+                target = result_weight * result + (1 - result_weight) / (1 + math.exp(-us / scale))
+                errors.append((1 / (1 + math.exp(-searcher.static_eval(board) / scale)) - target) ** 2)
+            board.push(move)
+            if len(errors) >= limit:
+                return float(np.mean(errors))
+    return float(np.mean(errors))
+
+
+def first(data: Dataset, count: int) -> Dataset:
+    return Dataset(data.pieces[:count], data.stm[:count], data.score[:count], data.result[:count])
+
+
 def chunk_files(sources: list[str]) -> list[Path]:
     """The chunk files of the folders and files given, in order."""
     files: list[Path] = []
@@ -94,19 +123,37 @@ def fit_scale(score: np.ndarray, result: np.ndarray) -> float:
 
 
 @njit(cache=True, inline="always")
-def _feature(code, perspective):
+def _feature(code, perspective, flip):
     """The input index of a piece (colour * 384 + type * 64 + square) seen from `perspective`."""
-    return input_index(code // 384, (code // 64) % 6, code % 64, perspective)
+    return input_index(code // 384, (code // 64) % 6, code % 64, perspective, flip)
 
 
 @njit(cache=True, inline="always")
-def _accumulate(pieces, row, perspective, w1, b1, acc):
+def _view(pieces, row):
+    """(whether white's view is mirrored a<->h, whether black's is, the output bucket) of a position."""
+    white = black = False
+    count = 0
+    for k in range(MAX_PIECES):
+        code = pieces[row, k]
+        if code < 0:
+            break
+        count += 1
+        if (code // 64) % 6 == KING:
+            if code // 384 == 0:
+                white = mirrored(code % 64)
+            else:
+                black = mirrored(code % 64)
+    return white, black, output_bucket(count)
+
+
+@njit(cache=True, inline="always")
+def _accumulate(pieces, row, perspective, flip, w1, b1, acc):
     acc[:] = b1
     for k in range(MAX_PIECES):
         code = pieces[row, k]
         if code < 0:
             break
-        acc += w1[_feature(code, perspective)]
+        acc += w1[_feature(code, perspective, flip)]
 
 
 @njit(cache=True)
@@ -117,12 +164,14 @@ def forward(pieces, stm, w1, b1, w2, b2):
     out = np.empty(n, dtype=np.float32)
     acc = np.empty(hidden, dtype=np.float32)
     for row in range(n):
-        total = b2[0]
+        white, black, bucket = _view(pieces, row)
+        total = b2[bucket]
         for side in range(2):
-            _accumulate(pieces, row, stm[row] ^ side, w1, b1, acc)
+            perspective = stm[row] ^ side
+            _accumulate(pieces, row, perspective, black if perspective else white, w1, b1, acc)
             for j in range(hidden):
                 x = min(max(acc[j], 0.0), 1.0)
-                total += x * x * w2[side * hidden + j]
+                total += x * x * w2[bucket, side * hidden + j]
         out[row] = total
     return out
 
@@ -133,39 +182,41 @@ def _gradients(pieces, stm, target, rows, w1, b1, w2, b2, threads):
     hidden = b1.shape[0]
     g1 = np.zeros((threads,) + w1.shape, dtype=np.float32)
     gb1 = np.zeros((threads, hidden), dtype=np.float32)
-    g2 = np.zeros((threads, 2 * hidden), dtype=np.float32)
-    gb2 = np.zeros(threads, dtype=np.float32)
+    g2 = np.zeros((threads,) + w2.shape, dtype=np.float32)
+    gb2 = np.zeros((threads,) + b2.shape, dtype=np.float32)
     losses = np.zeros(threads)
     span = (len(rows) + threads - 1) // threads
     for t in prange(threads):
         acc = np.empty((2, hidden), dtype=np.float32)
         for i in range(t * span, min(len(rows), (t + 1) * span)):
             row = rows[i]
-            total = b2[0]
+            white, black, bucket = _view(pieces, row)
+            total = b2[bucket]
             for side in range(2):
-                _accumulate(pieces, row, stm[row] ^ side, w1, b1, acc[side])
+                perspective = stm[row] ^ side
+                _accumulate(pieces, row, perspective, black if perspective else white, w1, b1, acc[side])
                 for j in range(hidden):
                     x = min(max(acc[side, j], 0.0), 1.0)
-                    total += x * x * w2[side * hidden + j]
+                    total += x * x * w2[bucket, side * hidden + j]
             s = 1.0 / (1.0 + math.exp(-total))
             err = s - target[row]
             losses[t] += err * err
             d = 2.0 * err * s * (1.0 - s)
-            gb2[t] += d
+            gb2[t, bucket] += d
             for side in range(2):
                 for j in range(hidden):
                     a = acc[side, j]
                     x = min(max(a, 0.0), 1.0)
-                    g2[t, side * hidden + j] += d * x * x
-                    acc[side, j] = d * w2[side * hidden + j] * 2.0 * x if 0.0 < a < 1.0 else 0.0
+                    g2[t, bucket, side * hidden + j] += d * x * x
+                    acc[side, j] = d * w2[bucket, side * hidden + j] * 2.0 * x if 0.0 < a < 1.0 else 0.0
                 gb1[t] += acc[side]
                 perspective = stm[row] ^ side
                 for k in range(MAX_PIECES):
                     code = pieces[row, k]
                     if code < 0:
                         break
-                    g1[t, _feature(code, perspective)] += acc[side]
-    return losses.sum(), g1.sum(axis=0), gb1.sum(axis=0), g2.sum(axis=0), gb2.sum()
+                    g1[t, _feature(code, perspective, black if perspective else white)] += acc[side]
+    return losses.sum(), g1.sum(axis=0), gb1.sum(axis=0), g2.sum(axis=0), gb2.sum(axis=0)
 
 
 def loss(data: Dataset, target: np.ndarray, net: dict[str, np.ndarray]) -> float:
@@ -178,8 +229,8 @@ def initial_net(hidden: int, seed: int) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
     return {"w1": (rng.standard_normal((INPUTS, hidden)) * 0.05).astype(np.float32),
             "b1": np.full(hidden, 0.1, dtype=np.float32),
-            "w2": (rng.standard_normal(2 * hidden) * 0.05).astype(np.float32),
-            "b2": np.zeros(1, dtype=np.float32)}
+            "w2": (rng.standard_normal((OUTPUT_BUCKETS, 2 * hidden)) * 0.05).astype(np.float32),
+            "b2": np.zeros(OUTPUT_BUCKETS, dtype=np.float32)}
 
 
 def train(data: Dataset, target: np.ndarray, net: dict[str, np.ndarray], epochs: int, batch: int, rate: float,
@@ -202,7 +253,7 @@ def train(data: Dataset, target: np.ndarray, net: dict[str, np.ndarray], epochs:
             total += err
             step += 1
             lr = rate * (FINAL_RATE + (1 - FINAL_RATE) * 0.5 * (1 + math.cos(math.pi * step / steps)))
-            grads = {"w1": g1, "b1": gb1, "w2": g2, "b2": np.array([gb2], dtype=np.float32)}
+            grads = {"w1": g1, "b1": gb1, "w2": g2, "b2": gb2}
             for name, grad in grads.items():
                 m, v = moments[name]
                 grad = grad / len(rows)
@@ -284,6 +335,11 @@ def main(argv: list[str] | None = None) -> int:
                 args.threads, report=lambda line: print(line, file=sys.stderr, flush=True),
                 test=(test, test_target))
     settings = {key: value for key, value in vars(args).items() if key != "out"}
+    sample = first(test, 50_000)
+    settings["hand_crafted_sample_loss"] = hand_crafted_loss(test_files[0], scale, args.result_weight, len(sample))
+    settings["sample_loss"] = loss(sample, test_target[:len(sample)], net)
+    print(f"on the first {len(sample):,} test positions: the network {settings['sample_loss']:.6f}, "
+          f"the hand-crafted evaluation {settings['hand_crafted_sample_loss']:.6f}", file=sys.stderr)
     settings.update(positions=len(data), test_positions=len(test), test_loss=loss(test, test_target, net),
                     scale=scale, eval_scale=EVAL_SCALE, data=digest(train_files), test_data=digest(test_files),
                     seconds=round(time.perf_counter() - started))
