@@ -12,8 +12,7 @@ monotonic clock (an untimed game may leave it at 0).
 from __future__ import annotations
 
 import datetime
-import io
-import random
+import re
 from dataclasses import dataclass
 
 import chess
@@ -44,57 +43,6 @@ def side_name(colour: chess.Color) -> str:
     return "White" if colour == chess.WHITE else "Black"
 
 
-# ---- the start position ----
-
-def start_board(text: str, chess960: bool, rng: random.Random) -> chess.Board:
-    """The board a game starts from: a FEN, a PGN (with its moves), a Chess960 start number, a
-    random Chess960 start (no text, chess960) or the standard one. GameError says what is wrong."""
-    text = text.strip()
-    if not text:
-        return chess.Board.from_chess960_pos(rng.randrange(960)) if chess960 else chess.Board()
-    if text.isdigit() and chess960:
-        number = int(text)
-        if not 0 <= number <= 959:
-            raise GameError("a Chess960 start number is 0 to 959")
-        return chess.Board.from_chess960_pos(number)
-    if text.startswith("[") or text.startswith("1.") or "\n" in text:
-        return _board_from_pgn(text, chess960)
-    try:
-        board = chess.Board(text, chess960=chess960)
-    except ValueError as exc:
-        raise GameError(f"invalid FEN: {exc}") from None
-    _check_playable(board)
-    return board
-
-
-def _board_from_pgn(text: str, chess960: bool) -> chess.Board:
-    game = chess.pgn.read_game(io.StringIO(text))
-    if game is None:
-        raise GameError("no game found in the PGN")
-    if game.errors:
-        raise GameError(f"the PGN does not read: {game.errors[0]}")
-    variant = game.headers.get("Variant", "Standard").lower()
-    if variant not in ("standard", "chess960", "fischerandom", "chess 960", "from position"):
-        raise GameError(f"the PGN is a {game.headers['Variant']} game; only chess and Chess960 are played")
-    board = game.board()
-    if chess960:
-        board.chess960 = True
-    _check_playable(board)
-    for move in game.mainline_moves():
-        if move not in board.legal_moves:
-            raise GameError(f"the PGN has an illegal move {move.uci()}")
-        board.push(move)
-    return board
-
-
-def _check_playable(board: chess.Board) -> None:
-    status = board.status()
-    if status != chess.STATUS_VALID:
-        problems = [name.removeprefix("STATUS_").lower().replace("_", " ") for name, flag in vars(chess).items()
-                    if name.startswith("STATUS_") and flag and flag in chess.Status(status)]
-        raise GameError("the position cannot occur in a game: " + ", ".join(problems))
-
-
 # ---- the game ----
 
 def landing_square(move: chess.Move, castle: bool) -> int:
@@ -104,6 +52,57 @@ def landing_square(move: chess.Move, castle: bool) -> int:
         kingside = chess.square_file(move.to_square) > chess.square_file(move.from_square)
         return chess.square(6 if kingside else 2, chess.square_rank(move.from_square))
     return move.to_square
+
+
+def _typed_moves(board: chess.Board, text: str) -> set[chess.Move]:
+    """The legal moves `text` can mean: UCI (any case, a space or dash allowed between the two
+    squares), else SAN as typed, then with its case mended (the piece letter upper case, files
+    lower case) and castling written with zeros or small o's."""
+    squashed = re.sub(r"^([a-hA-H][1-8])[\s-]+([a-hA-H][1-8])", r"\1\2", text)
+    if _UCI.fullmatch(squashed.lower()):
+        try:
+            return {board.parse_uci(squashed.lower())}
+        except ValueError:
+            return set()
+    spellings = [text, text.lower()]
+    if text[:1].lower() in "nbrqk" and len(text) > 1:
+        spellings.append(text[0].upper() + text[1:].lower())
+    if "=" in text:
+        head, _, piece = text.lower().partition("=")
+        spellings.append(f"{head}={piece.upper()}")
+    if _CASTLE.fullmatch(text):
+        spellings.append(re.sub(r"[0o]", "O", text.upper()))
+    found: set[chess.Move] = set()
+    for spelling in spellings:
+        try:
+            found.add(board.parse_san(spelling))
+        except ValueError:
+            continue
+    exact = [move for move in found if board.san(move) == text]
+    return set(exact) if len(found) > 1 and exact else found
+
+
+def _missing_promotion(board: chess.Board, text: str) -> str:
+    """`a8=Q, a8=R, a8=B or a8=N` when `text` names a promotion without its piece, else ''."""
+    squares = re.findall(r"[a-h][1-8]", text.lower())
+    if not squares:
+        return ""
+    target = chess.parse_square(squares[-1])
+    origin = chess.parse_square(squares[0]) if len(squares) > 1 else None
+    moves = [m for m in board.legal_moves if m.promotion and m.to_square == target
+             and (origin is None or m.from_square == origin)]
+    if not moves:
+        return ""
+    queen = next(m for m in moves if m.promotion == chess.QUEEN)
+    stem = re.sub(r"=Q[+#]?$", "", board.san(queen))
+    if origin is not None:
+        stem = queen.uci()[:4]
+        return ", ".join(stem + p for p in "qrb") + f" or {stem}n"
+    return ", ".join(f"{stem}={p}" for p in "QRB") + f" or {stem}=N"
+
+
+_CASTLE = re.compile(r"[0oO]-[0oO](-[0oO])?[+#]?")
+_UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
 
 
 @dataclass
@@ -141,7 +140,6 @@ class Game:
         self.result = "*"
         self.reason = ""
         self.termination = ""                       # PGN Termination: normal, time forfeit
-        self.positional_end = False                 # the position ended it (mate, stalemate, a draw rule)
         self.draw_offer: chess.Color | None = None
         self.date = datetime.date.today()
         self._check_position_end()
@@ -161,15 +159,22 @@ class Game:
     # ---- moves ----
 
     def parse_text(self, text: object) -> chess.Move:
-        """A legal move typed as SAN or UCI (`Nf3`, `O-O`, `e7e8=Q`, `e2e4`, `e7e8q`)."""
+        """A legal move typed as SAN or UCI (`Nf3`, `O-O`, `e7e8=Q`, `e2e4`, `e7e8q`), forgiving
+        what cannot be misread: letter case (`nf3`, `E4`), a space or dash between two squares
+        (`e2 e4`), zeros for castling. GameError says why a text is no move here: a promotion
+        without its piece, or two moves it could mean (`bxc3`: the pawn or the bishop?)."""
         if not isinstance(text, str) or not 0 < len(text.strip()) <= 12:
             raise GameError("type a move such as e4, Nf3, O-O or e2e4")
         text = text.strip()
-        for parse in (self.board.parse_san, lambda t: self.board.parse_uci(t.lower())):
-            try:
-                return parse(text)
-            except ValueError:
-                continue
+        found = _typed_moves(self.board, text)
+        if len(found) == 1:
+            return found.pop()
+        if len(found) > 1:
+            names = " or ".join(sorted(self.board.san(move) for move in found))
+            raise GameError(f"{text} could be {names}: type the one you mean")
+        promotion = _missing_promotion(self.board, text)
+        if promotion:
+            raise GameError(f"{text} promotes: add the piece, {promotion}")
         raise GameError(f"{text} is not a legal move here")
 
     def play(self, move: chess.Move, now: float = 0.0) -> Ply:
@@ -212,13 +217,11 @@ class Game:
         else:
             reason = ENDINGS.get(outcome.termination, outcome.termination.name.lower())
             self._end("1/2-1/2", f"Draw by {reason}", "normal")
-        self.positional_end = True
 
     def _end(self, result: str, reason: str, termination: str, now: float | None = None) -> None:
         """Record the end; with `now`, stop the clock too."""
         self.result, self.reason, self.termination = result, reason, termination
         self.draw_offer = None
-        self.positional_end = False
         if now is not None and self.clock is not None:
             self.clock.stop(now)
 
@@ -283,28 +286,34 @@ class Game:
 
     def takeback_plies(self) -> int:
         """How many plies a take-back removes now (0: none possible): against the robot, the
-        person's last move and the robot's answer; between people, the last move. A game ended
-        by resignation, agreement, claim or flag is not taken back."""
-        if not self.takeback or (self.over and not self.positional_end):
+        person's last move and the robot's answer (only the person's move while the robot
+        thinks); between people, the last move. A finished game is never taken back, however it
+        ended: its end stands (its moves can still be replayed and analysed)."""
+        if not self.takeback or self.over:
             return 0
         if self.human is None:
             return 1 if self.plies else 0
         plies = 1 if self.board.turn != self.human else 2
-        if self.board.turn != self.human and self.over:     # the person's move ended the game
-            plies = 1
         return plies if len(self.plies) >= plies else 0
+
+    def no_takeback_reason(self) -> str:
+        if not self.takeback:
+            return "take-backs are off in this game"
+        if self.over:
+            return "the game is over: a finished game is not taken back (review or analyse it instead)"
+        return "nothing to take back"
 
     def take_back(self, now: float = 0.0) -> int:
         """Take back `takeback_plies()` plies, the clocks as they were; the number taken back."""
         plies = self.takeback_plies()
         if plies == 0:
-            raise GameError("nothing to take back" if self.takeback else "take-backs are off in this game")
+            raise GameError(self.no_takeback_reason())
         state = None
         for _ in range(plies):
             ply = self.plies.pop()
             self.board.pop()
             state = ply.clock_before
-        self.result, self.reason, self.termination, self.positional_end = "*", "", "", False
+        self.result, self.reason, self.termination = "*", "", ""
         self.draw_offer = None
         if self.clock is not None:
             if state is None:                       # a position of the set-up: the clocks as at the start

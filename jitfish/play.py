@@ -19,7 +19,8 @@ from engine.board import Board
 from search.levels import effective_elo, level_for_elo
 from search.timeman import Limits
 
-from jitfish.game import CLAIMS, COLOURS, Game, GameError, side_name, start_board
+from jitfish.game import CLAIMS, COLOURS, Game, GameError, side_name
+from jitfish.setup import start_board
 from jitfish.robot_policy import (HINT_SECONDS, JUDGE_SECONDS, Suggestion, accepts_draw, claims_draw, clip_score,
                                   robot_name, score_for)
 

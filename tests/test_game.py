@@ -14,7 +14,8 @@ import pytest
 from engine.defs import BISHOP, KNIGHT, QUEEN, ROOK
 from engine.defs import PIECE_VALUES
 from jitfish.clock import PRESETS, TimeControl
-from jitfish.game import Game, GameError, start_board
+from jitfish.game import Game, GameError
+from jitfish.setup import start_board
 from jitfish.robot_policy import accepts_draw, claims_draw, human_pause, material_phase, robot_name
 from search.levels import FULL_STRENGTH_ELO
 
@@ -36,24 +37,64 @@ def test_start_positions_fen_pgn_and_chess960():
     assert game.root.fen() == chess.STARTING_FEN and game.first_live_ply == 3
     assert make("518", chess960=True).board.fen() == chess.STARTING_FEN
     assert make(chess960=True).board.chess960
-    for bad, message in (("not a fen", "invalid FEN"), ("8/8/8/8/8/8/8/8 w - - 0 1", "cannot occur"),
-                         ("1. e4 e5 2. Ke3 *", "PGN"), ("999", "invalid FEN")):
-        with pytest.raises(GameError, match=message):
-            make(bad)
+    # A start number is a Chess960 start, ticked or not; bare moves and comments read as a PGN.
+    numbered = make("100")
+    assert numbered.board.chess960 and numbered.board.fen() == chess.Board.from_chess960_pos(100).fen()
+    assert [p.san for p in make("e4 e5 Nf3").plies] == ["e4", "e5", "Nf3"]
+    assert [p.san for p in make("1.e4 c5 (1... e5 2. Nf3) 2. Nf3 {good} d6! $1 *").plies] == ["e4", "c5", "Nf3", "d6"]
     with pytest.raises(GameError, match="0 to 959"):
         make("960", chess960=True)
+    with pytest.raises(GameError, match="0 to 959"):
+        make("999")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("1. e4 zz5", "move 1 (Black): 'zz5' is not a legal move"),            # python-chess skips it silently
+    ("e4 e5 Nf3 hello", "move 2 (Black): 'hello'"),
+    ("1. e4 e5 2. Ke3 *", "move 2 (White): 'Ke3' is not a legal move"),
+    ("not a fen", "'not' is neither a FEN nor a move"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "whose turn it is, w or b, not 'x'"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1", "rank 1 ('RNBQKBN') has 7 squares instead of 8"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "8 ranks separated by '/', not 7"),
+    ("rnbqkbnr/ppppXppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "'X' in rank 7 is neither a piece"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e5 0 1", "en-passant square"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 x", "move number must be a whole number"),
+    ("8/8/8/8/8/8/8/8 w - - 0 1", "cannot occur in a game: the board is empty"),
+    ("k7/8/8/8/8/8/8/K6Q w - - 0 1", "the side that has just moved is in check"),
+    ('[FEN "junk"]\n\n*', "FEN does not read"),
+])
+def test_a_set_up_that_does_not_read_says_why_in_a_players_words(text, message):
+    with pytest.raises(GameError) as refused:
+        make(text)
+    assert message in str(refused.value)
+    for python_chess_wording in ("expected", "illegal san", "part of fen", "while parsing"):
+        assert python_chess_wording not in str(refused.value)
 
 
 def test_typed_moves_san_or_uci():
     game = make("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
     assert game.parse_text("b8=Q").promotion == chess.QUEEN and game.parse_text("b7b8n").promotion == chess.KNIGHT
-    assert game.parse_text(" B7B8R ").promotion == chess.ROOK
+    assert game.parse_text(" B7B8R ").promotion == chess.ROOK and game.parse_text("b8=q").promotion == chess.QUEEN
     for bad in ("Nf3", "", "x" * 13, None):
         with pytest.raises(GameError):
             game.parse_text(bad)
+    for missing, advice in (("b7b8", "add the piece, b7b8q, b7b8r, b7b8b or b7b8n"),
+                            ("b8", "add the piece, b8=Q, b8=R, b8=B or b8=N")):
+        with pytest.raises(GameError, match=advice):
+            game.parse_text(missing)
     castles = make("r3k2r/8/8/8/8/8/1p6/R3K2R b KQkq - 0 1")
     assert castles.parse_text("O-O") == chess.Move.from_uci("e8g8")
     assert castles.parse_text("bxa1=Q") == castles.parse_text("b2a1q")
+    # Case slips, a space or dash between the squares and castling with zeros are understood.
+    start = make()
+    for text, uci in (("nf3", "g1f3"), ("E4", "e2e4"), ("e2 e4", "e2e4"), ("E2-E4", "e2e4"), ("NF3", "g1f3")):
+        assert start.parse_text(text) == chess.Move.from_uci(uci), text
+    assert make("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").parse_text("0-0-0") == chess.Move.from_uci("e1c1")
+    # ...but a text that could mean two moves is not guessed.
+    both = make("4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1")
+    assert both.parse_text("bxc3") == chess.Move.from_uci("b2c3") and both.parse_text("Bxc3") == chess.Move.from_uci("d2c3")
+    with pytest.raises(GameError, match="could be Bxc3 or bxc3"):
+        both.parse_text("BXC3")
 
 
 def test_automatic_ends_and_claims():
@@ -63,7 +104,7 @@ def test_automatic_ends_and_claims():
     assert game.claimable() == "threefold" and not game.over
     for _ in range(2):
         play(game, "g1f3", "g8f6", "f3g1", "f6g8")
-    assert game.over and game.reason == "Draw by fivefold repetition" and game.positional_end
+    assert game.over and game.reason == "Draw by fivefold repetition"
     game = make("4k3/8/8/8/8/8/8/R3K3 w - - 99 80")
     play(game, "a1a2")
     assert game.claimable() == "fifty"
@@ -127,9 +168,11 @@ def test_take_backs():
     play(off, "e2e4")
     with pytest.raises(GameError, match="off"):
         off.take_back(0.0)
-    mated = make(human=chess.BLACK)                               # the person's move ended the game
+    mated = make(human=chess.BLACK)           # one rule for every ending: a finished game stays finished
     play(mated, "f2f3", "e7e5", "g2g4", "d8h4")
-    assert mated.takeback_plies() == 1 and mated.take_back() == 1 and not mated.over
+    assert mated.over and mated.takeback_plies() == 0
+    with pytest.raises(GameError, match="the game is over"):
+        mated.take_back()
 
 
 def test_draw_offers_between_people():

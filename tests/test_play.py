@@ -8,7 +8,8 @@ import chess.pgn
 import pytest
 
 from engine.fen import STARTING_FEN
-from jitfish.game import Game, start_board
+from jitfish.game import Game
+from jitfish.setup import start_board
 from jitfish.play import Session, engine_board, render, run_game
 
 

@@ -8,6 +8,7 @@ Without /usr/bin/chromium (or the playwright package) these tests skip, except u
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -350,3 +351,65 @@ def test_the_board_is_coloured_as_fide_says(open_page):
         assert corner == ("h1" if flipped else "a8")
         page.click("#flip")
     assert watched.problems == [], watched.problems
+
+
+@pytest.mark.parametrize("stored", [
+    {"jitfish.settings": json.dumps({"opponent": "human", "position": "x" * 70000})},    # over the 64 KB limit
+    {"jitfish.settings": json.dumps({"clock": "custom", "clock_spec": {"periods": [None]}, "elo": "lots"})},
+    {"jitfish.settings": "{not json", "jitfish.recent": json.dumps("not a list")},
+])
+def test_stored_settings_never_lock_the_page_out(open_page, stored):
+    """Whatever an earlier page left in the browser, the page connects, fills its menus and
+    plays (a tester once pasted more than 64 KB as a start position and every reload, in every
+    tab, was refused until a setting was changed)."""
+    watched = open_page()
+    page = watched.page
+    page.click("#position-box summary")
+    page.fill("#position", "x" * 70000)                  # a paste keeps what the server accepts
+    assert len(page.input_value("#position")) <= 20000
+    for key, value in stored.items():
+        page.locator("body").evaluate("(body, [key, value]) => localStorage.setItem(key, value)", [key, value])
+    page.reload()
+    for tab in range(2):                                 # after a reload, then in a new tab
+        page.wait_for_selector("[data-square='e1'] img.piece")
+        expect(page.locator("#level option")).not_to_have_count(0)
+        expect(page.locator("#clock option")).not_to_have_count(0)
+        start(page, "human")
+        click_move(page, "e2e4")
+        assert wait_moves(page, 1) == ["e4"]
+        if tab == 0:
+            page = open_page().page
+    assert watched.problems == [], watched.problems
+
+
+TABLET = {"width": 768, "height": 1024}
+
+
+def _inside(inner: dict, outer: dict) -> bool:
+    return (inner["y"] >= outer["y"] - 1 and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 1
+            and inner["x"] >= outer["x"] - 1 and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + 1)
+
+
+def test_layout_on_an_upright_tablet_and_a_short_window(open_page):
+    """An upright tablet gets one column with a board its full width and the whole panel below
+    (side by side it had a 432 px board, empty space and a panel cut at the board's height); a
+    short window with the set-up box open keeps the status and the moves in view."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page = open_page(TABLET).page
+    board = page.locator("#board").bounding_box()
+    side = page.locator("#side").bounding_box()
+    assert board["width"] >= TABLET["width"] - 40 and side["y"] >= board["y"] + board["height"]
+    assert page.locator("#side").evaluate("el => el.scrollHeight <= el.clientHeight + 1"), "the panel is cut"
+    for hook in ("#opponent", "#move-input"):                     # wide enough for their text
+        assert page.locator(hook).bounding_box()["width"] >= 300, hook
+    page.screenshot(path=str(ARTIFACTS / "tablet.png"), full_page=True)
+    page = open_page({"width": 1366, "height": 800}).page
+    page.click("#position-box summary")
+    page.fill("#position", "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\n" * 3)
+    viewport = {"x": 0, "y": 0, "width": 1366, "height": 800}
+    side = page.locator("#side").bounding_box()
+    for hook in ("#status", "#moves-box", "#new-game"):
+        page.locator("#new-game").scroll_into_view_if_needed()
+        box = page.locator(hook).bounding_box()
+        assert _inside(box, viewport) and _inside(box, side), hook
+    assert page.locator("#side").evaluate("el => el.scrollTop") == 0

@@ -58,7 +58,7 @@ def test_the_settings_choose_the_start():
     assert [p.san for p in game.plies] == ["e4", "e5", "Nf3"] and game.first_live_ply == 3
     assert make(chess960=True, position="518").board.fen() == chess.STARTING_FEN
     assert make(chess960=True).board.chess960
-    with pytest.raises(GameError, match="invalid FEN"):
+    with pytest.raises(GameError, match="neither a FEN nor a move"):
         make(position="not a fen")
     untimed = make(takeback=False)
     assert untimed.clock is None and not untimed.takeback

@@ -361,9 +361,13 @@ def test_two_people_draws_claims_and_promotion():
             for ply, uci in enumerate(shuffle, 1):
                 await play(page, chess.Move.from_uci(uci))
                 game = await page.until(lambda g, n=ply: len(g["moves"]) == n)
+                if ply == 1:                    # FIDE 9.1.2.2: the player who has just moved offers
+                    await page.send({"type": "offer_draw"})
+                    game = await page.until(lambda g: g["draw_offer"] == "white")
+            assert game["draw_offer"] is None   # Black moved on: the offer was declined
             assert game["claimable"] == "threefold" and not game["over"]
             await page.send({"type": "offer_draw"})
-            game = await page.until(lambda g: g["draw_offer"] == "white")
+            game = await page.until(lambda g: g["draw_offer"] == "black")
             await page.send({"type": "answer_draw", "accept": False})
             game = await page.until(lambda g: g["draw_offer"] is None)
             await page.send({"type": "claim_draw"})
@@ -573,3 +577,39 @@ def test_only_the_command_line_imports_the_web_package():
                    if not name.startswith("jitfish.web")
                    and any(target.startswith("jitfish.web") for _, target, _ in imports_of(path)))
     assert users == ["jitfish.cli"]
+
+
+def test_a_finished_game_is_not_taken_back_and_an_unstarted_one_waits():
+    """One rule for every ending: after checkmate as after resignation or a flag, no take-back.
+    A game nobody has started waits, its clocks untouched (no abort: no opponent is kept waiting)."""
+    async def scenario():
+        async with running() as (client, _):
+            page = await open_page(client, dict(HUMAN_SETTINGS, clock="3+2"))
+            await asyncio.sleep(1.2)
+            game = await page.fresh_state()
+            assert game["clock"]["running"] is None and game["clock"]["white"] == 180000      # ms, untouched
+            assert game["status"] == "White to move (the clocks start with the first move)"
+            for text in ("f3", "E5", "g2 g4", "qh4"):                       # typed, with case slips
+                await page.send({"type": "move", "text": text})
+                await page.until(lambda g: g["moves"] and g["moves"][-1]["uci"][2:4] == text[-2:].lower())
+            game = page.game
+            assert game["over"] and game["reason"] == "Checkmate: Black wins" and not game["can_takeback"]
+            assert "the game is over" in await page.error({"type": "takeback"})
+            assert len((await page.fresh_state())["moves"]) == 4
+    asyncio.run(scenario())
+
+
+def test_set_ups_read_as_a_player_means_them():
+    async def scenario():
+        async with running() as (client, _):
+            page = await open_page(client, HUMAN_SETTINGS)
+            game = await new_game(page, dict(HUMAN_SETTINGS, position="100"))        # Chess960 not ticked
+            assert chess.Board(game["fen"], chess960=True) == chess.Board.from_chess960_pos(100)
+            game = await new_game(page, dict(HUMAN_SETTINGS, position="e4 e5 Nf3"))  # no move numbers
+            assert [m["san"] for m in game["moves"]] == ["e4", "e5", "Nf3"]
+            for text, words in (("1. e4 zz5", "'zz5' is not a legal move"),
+                                ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "w or b, not 'x'")):
+                message = await page.error({"type": "new_game", "settings": dict(HUMAN_SETTINGS, position=text)})
+                assert words in message and "expected" not in message, message
+            assert [m["san"] for m in (await page.fresh_state())["moves"]] == ["e4", "e5", "Nf3"]
+    asyncio.run(scenario())

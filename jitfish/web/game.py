@@ -17,7 +17,8 @@ from search.levels import FULL_STRENGTH_ELO, MIN_ELO
 
 from jitfish import game as model
 from jitfish.clock import PRESETS, ClockError, TimeControl
-from jitfish.game import COLOURS, GameError, colour_name, landing_square, side_name, start_board
+from jitfish.game import COLOURS, GameError, colour_name, landing_square, side_name
+from jitfish.setup import start_board
 from jitfish.robot_policy import robot_name
 
 MAX_POSITION_TEXT = 20000          # characters of FEN or PGN accepted for a set-up
@@ -163,7 +164,11 @@ class Game(model.Game):
             text = "Your move"
         else:
             text = f"{self.player_name(turn)} is thinking…"
-        return text + (" (check)" if self.board.is_check() else "")
+        if self.board.is_check():
+            text += " (check)"
+        elif self.clock is not None and self.clock.running is None:
+            text += " (the clocks start with the first move)"
+        return text
 
     def history(self) -> tuple[list[str], list[str | None]]:
         """The FEN after each ply, the start first, and the square of a king in check in each (for

@@ -136,6 +136,14 @@ class Session:
         game = self.game
         return game.human if game.human is not None else game.board.turn
 
+    def _offerer(self) -> chess.Color:
+        """Who offers a draw: the person against the robot; between people the player who has
+        just moved (FIDE 9.1.2.2: a draw is offered after making a move), White before any move."""
+        game = self.game
+        if game.human is not None:
+            return game.human
+        return not game.board.turn if game.plies else game.board.turn
+
     async def _resign(self, message: dict[str, Any]) -> None:
         colour = message.get("color")
         if self.game.human is None and colour in COLOURS:
@@ -148,8 +156,7 @@ class Session:
 
     async def _offer_draw(self, message: dict[str, Any]) -> None:
         game = self.game
-        who = self._person()
-        game.offer_draw(who)
+        game.offer_draw(self._offerer())
         await self._changed()
         if game.human is not None:
             self._spawn(self._robot_answers_draw(game))
@@ -191,7 +198,7 @@ class Session:
     async def _takeback(self, message: dict[str, Any]) -> None:
         game = self.game
         if game.takeback_plies() == 0:
-            raise GameError("nothing to take back" if game.settings.takeback else "take-backs are off in this game")
+            raise GameError(game.no_takeback_reason())
         self._stop_robot()
         game.take_back(self.now())
         self.problem = ""

@@ -8,6 +8,7 @@
   const TOKEN = new URLSearchParams(location.search).get("token") || "";
   const LOW_TIME_MS = 10000;
   const SETTINGS_VERSION = 1;
+  const MAX_POSITION = Number(document.getElementById("position").maxLength) || 20000;
 
   // ---- storage: settings and preferences for the browser, the game's session for the tab ----
   function storage(area, prefix) {
@@ -46,6 +47,8 @@
   let retries = 0;
   let superseded = false;
   let hintPending = false;
+  let welcomed = false;         // the server has answered the hello (config received)
+  let helloSettings = null;     // the settings the last hello carried
 
   // ---- the connection ----
 
@@ -54,9 +57,9 @@
     socket = new WebSocket(`${scheme}//${location.host}/ws?token=${encodeURIComponent(TOKEN)}`);
     socket.addEventListener("open", () => {
       retries = 0;
+      welcomed = false;
       if (statusNote && statusNote.kind === "offline") statusNote = null;
-      send({type: "hello", session: tab.get("session", null), resume: saved.get("recent", []),
-            settings: saved.get("settings", null)});
+      hello(saved.get("settings", null));
     });
     socket.addEventListener("message", (event) => {
       let message;
@@ -75,6 +78,22 @@
     });
   }
 
+  // The first message: the tab's game, games left by closed tabs, and the stored settings for a
+  // new game. Stored settings must never lock the page out: if the server refuses this message
+  // (too large, unreadable), they are dropped and the hello goes again without them.
+  function hello(settings) {
+    const session = tab.get("session", null);
+    send({type: "hello", session: typeof session === "string" ? session : null, resume: recentSessions(),
+          settings});
+    helloSettings = settings;
+  }
+
+  // The games this browser played last (to resume one left by a closed tab), newest first.
+  function recentSessions() {
+    const recent = saved.get("recent", []);
+    return Array.isArray(recent) ? recent.filter((id) => typeof id === "string").slice(0, 8) : [];
+  }
+
   function send(message) {
     if (socket && socket.readyState === WebSocket.OPEN) {
       socket.send(JSON.stringify(message));
@@ -86,9 +105,19 @@
 
   function receive(message) {
     switch (message.type) {
-      case "config": configure(message); break;
+      case "config": welcomed = true; configure(message); break;
       case "state": applyState(message); break;
-      case "error": hintPending = false; note(message.message, "error"); render(); break;
+      case "error":
+        if (!welcomed && helloSettings !== null) {
+          saved.set("settings", null);
+          hello(null);
+          note("The saved new-game settings could not be used and were reset.", "error", 10000);
+          break;
+        }
+        hintPending = false;
+        note(message.message, "error");
+        render();
+        break;
       case "notice": note(message.message, "notice"); renderStatus(); break;
       case "hint":
         hintPending = false;
@@ -115,7 +144,7 @@
     gameId = message.game_id;
     thinking = message.thinking;
     tab.set("session", message.session);
-    const recent = saved.get("recent", []).filter((id) => id !== message.session);
+    const recent = recentSessions().filter((id) => id !== message.session);
     saved.set("recent", [message.session].concat(recent).slice(0, 8));
 
     const grew = previous && !newGame && game.moves.length > previous.moves.length;
@@ -516,12 +545,22 @@
       opponent: $("opponent").value, color: $("color").value, elo: Number($("level").value) || 1200,
       clock: $("clock").value || "none", clock_spec: customClock(),
       takeback: $("allow-takeback").checked, pause: $("pause").checked, chess960: $("chess960").checked,
-      position: $("position").value.trim(),
+      position: $("position").value.trim().slice(0, MAX_POSITION),
     };
   }
 
+  // Stored settings are whatever an earlier page left: anything that does not fit is ignored.
   function writeSettings(s) {
-    if (!s) return;
+    if (!s || typeof s !== "object") return;
+    try {
+      fillSettings(s);
+    } catch (error) {
+      saved.set("settings", null);
+    }
+    formChanged(false);
+  }
+
+  function fillSettings(s) {
     const set = (id, value) => { if (value !== undefined && value !== null) $(id).value = value; };
     set("opponent", s.opponent);
     set("color", s.color);
@@ -543,8 +582,7 @@
     for (const [id, key] of [["allow-takeback", "takeback"], ["pause", "pause"], ["chess960", "chess960"]]) {
       if (typeof s[key] === "boolean") $(id).checked = s[key];
     }
-    if (typeof s.position === "string") $("position").value = s.position;
-    formChanged(false);
+    if (typeof s.position === "string") $("position").value = s.position.slice(0, MAX_POSITION);
   }
 
   function addLevel(elo, text) {
