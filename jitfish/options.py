@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from eval.shipped import default_network
 from jitfish import ranges
 from jitfish.ranges import Range
 from search.levels import SKILL_LEVELS
@@ -117,7 +118,7 @@ ENGINE_OPTIONS = [
     Option("UCI_Elo", "spin", 1500, ranges.ELO),
     Option("Skill Level", "spin", SKILL_LEVELS, ranges.SKILL_LEVEL),
     Option("Random Seed", "spin", 0, ranges.RANDOM_SEED),
-    Option("EvalFile", "string", ""),                     # <empty>: the hand-crafted evaluation
+    Option("EvalFile", "string", default_network()),      # <empty>: the hand-crafted evaluation
     Option("SyzygyPath", "string", ""),
     Option("SyzygyProbeLimit", "spin", 7, ranges.SYZYGY_PROBE_LIMIT),
     Option("OwnBook", "check", False),

@@ -31,6 +31,7 @@ from search.tablebase import TABLEBASES
 from search.timeman import Budget, Limits, node_share_factor, plan
 from eval.params import WDL_A, WDL_B
 from eval import nnue
+from eval.shipped import default_network
 from eval.evaluate import EVAL_REGION, W_NNUE, W_PAWN_CACHE, evaluate
 from search import tt as tt_module
 from search.levels import Level, choose, considered_moves
@@ -131,7 +132,9 @@ class Result:
 
 
 class Searcher:
-    def __init__(self, hash_mb: int = 16) -> None:
+    def __init__(self, hash_mb: int = 16, network: str | None = None) -> None:
+        """A searcher with a `hash_mb` table, evaluating with `network` (a path; "" for the
+        hand-crafted evaluation; None for the default, eval.shipped.default_network())."""
         self.tt = tt_module.allocate(hash_mb)
         self.ws = new_workspace()
         self.ctl = ctl_view(self.ws)
@@ -146,6 +149,7 @@ class Searcher:
         self.game_seed = 0                # varies a level's choices and misjudgements per game
         self.helpers: list[np.ndarray] = []   # Lazy SMP: one workspace per extra thread
         self._root_tb_hits = 0
+        self.load_network(default_network() if network is None else network)
 
     def set_threads(self, threads: int) -> None:
         """Search with `threads` threads (the main one and threads - 1 Lazy SMP helpers)."""

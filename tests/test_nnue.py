@@ -203,3 +203,16 @@ def test_uci_evalfile_loads_a_network_and_refuses_a_bad_one(uci, net_file):  # n
     assert nodes() == hand_crafted
     uci.send("eval")
     assert not any(text.startswith("the network") for text in uci.sync())
+
+
+def test_the_shipped_network_is_the_default_and_empty_means_hand_crafted(tmp_path, monkeypatch):
+    from eval import shipped
+
+    monkeypatch.setattr(shipped, "SHIPPED_NETWORK", tmp_path / "network.npz")
+    assert shipped.default_network() == "" and not Searcher(1).network      # nothing shipped
+    train_nnue.save(small_net(5, 32), tmp_path / "network.npz", {"test": True})
+    assert shipped.default_network() == str(tmp_path / "network.npz")
+    board = Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    default, explicit = Searcher(1), Searcher(1, network=str(tmp_path / "network.npz"))
+    assert default.network and default.static_eval(board) == explicit.static_eval(board)
+    assert not Searcher(1, network="").network

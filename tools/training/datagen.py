@@ -67,9 +67,7 @@ class Generator:
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.searcher = Searcher(TT_MB)
-        if args.network:
-            self.searcher.load_network(args.network)
+        self.searcher = Searcher(TT_MB, network=args.network or "")
         self.moves = np.zeros(MAX_MOVES, dtype=np.int64)
         self.indices = np.zeros(MAX_PLIES + 1, dtype=np.int64)
         self.scores = np.zeros(MAX_PLIES + 1, dtype=np.int64)

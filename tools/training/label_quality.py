@@ -47,7 +47,7 @@ def quiet_fens(path: str, count: int, seed: int) -> tuple[list[tuple[str, bool]]
 
 def scores_at(fens: list[tuple[str, bool]], soft: int, hard: int) -> tuple[np.ndarray, float]:
     """Each position's score at a node limit, and the mean nodes a search used."""
-    searcher = Searcher(8)
+    searcher = Searcher(8, network="")
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     scores, nodes = [], 0
     for fen, chess960 in fens:

@@ -77,7 +77,7 @@ def hand_crafted_loss(path: Path, scale: float, result_weight: float, limit: int
     from engine.board import Board
     from search.driver import Searcher
 
-    searcher, errors = Searcher(1), []
+    searcher, errors = Searcher(1, network=""), []
     for game in records.games(path):
         board = Board(game.fen, game.chess960)
         for text, score in zip(game.moves, game.scores):

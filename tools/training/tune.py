@@ -101,7 +101,7 @@ class Dataset:
         indptr, indices, values = [0], [], []
         phase, scale, extra, result, score = [], [], [], [], []
         board = Board()
-        searcher = Searcher(1)
+        searcher = Searcher(1, network="")
         self.skipped = 0
         start = time.perf_counter()
         for number, (fen, outcome, searched) in enumerate(read_labels(data_files(sources))):
