@@ -3,8 +3,9 @@
 Each position of a game's main line is searched once, all within the same limit. Every move gets
 the evaluation of the position after it as `[%eval ...]` (White's view, as lichess and ChessBase
 read it); a move that loses enough against the engine's choice also gets a NAG, a comment naming
-the better move and that move's line as a variation. python-chess reads and writes the PGN; the
-engine's own Board follows the game and is what gets searched.
+the better move and that move's line as a variation. What makes a move a mistake and how it is
+written is jitfish/review.py's, shared with the browser's review. python-chess reads and writes
+the PGN; the engine's own Board follows the game and is what gets searched.
 """
 
 from __future__ import annotations
@@ -15,86 +16,30 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, TextIO
 
 import chess
-import chess.engine
 import chess.pgn
 
 from engine.board import Board, IllegalMoveError
+from engine.defs import MATE
 from engine.fen import FenError
 from engine.move import move_to_uci
 from jitfish.options import usable_hash_mb
 from jitfish.progress import ProgressBar, clock_text
-from search.timeman import Limits
+from jitfish.review import (Evaluation, SideSummary, count_text, first_look, needs_second_look, second_look,
+                            set_eval, summary_note, write_verdict)
 from jitfish.uci import ENGINE_NAME
-from search.driver import Result, Searcher, mate_moves
-from engine.defs import MATE, MATE_IN_MAX
+from search.driver import Result, Searcher
+from search.timeman import Limits
 
-
-# Centipawns the played move may lose against the engine's best before it is marked. Scores are
-# clamped to +-DECISIVE_CP first (a mate counts as DECISIVE_CP), so that a lost position cannot
-# get worse and two winning ones differ by at most that much.
-INACCURACY_CP, MISTAKE_CP, BLUNDER_CP = 50, 100, 300
-DECISIVE_CP = 1000
-JUDGEMENTS = ((BLUNDER_CP, chess.pgn.NAG_BLUNDER, "Blunder"),
-              (MISTAKE_CP, chess.pgn.NAG_MISTAKE, "Mistake"),
-              (INACCURACY_CP, chess.pgn.NAG_DUBIOUS_MOVE, "Inaccuracy"))
-MOVE_QUALITY_NAGS = frozenset(range(1, 7))       # ! ? !! ?? !? ?!: a move has only one of them
-PV_PLIES = 12                                     # longest variation written for a better move
 DEFAULT_NODES = 1_000_000                         # about a second a move on the development machine
 EXIT_ERROR, EXIT_INTERRUPTED = 2, 130
 
 
 class AnalyseError(Exception):
     """A problem with the input, the output or the options; the message is shown to the user."""
-
-
-# ---- scores ------------------------------------------------------------------------------------
-
-
-def clamp(score: int) -> int:
-    """The score limited to +-DECISIVE_CP (mates included), for measuring losses."""
-    return max(-DECISIVE_CP, min(DECISIVE_CP, score))
-
-
-def parent_score(child_score: int) -> int:
-    """The score of a move for the side that made it, from the score of the position after it
-    (for the side to move there): negated, and a mate is one ply further away."""
-    score = -child_score
-    if score >= MATE_IN_MAX:
-        return score - 1
-    if score <= -MATE_IN_MAX:
-        return score + 1
-    return score
-
-
-def pov_score(score: int, turn: chess.Color) -> chess.engine.PovScore | None:
-    """python-chess's form of a score for the side `turn`; None for a checkmated side (no eval)."""
-    mate = mate_moves(score)
-    if mate == 0:
-        return None
-    relative = chess.engine.Cp(score) if mate is None else chess.engine.Mate(mate)
-    return chess.engine.PovScore(relative, turn)
-
-
-def white_text(score: int, turn: chess.Color) -> str:
-    """A score as White sees it, the way [%eval] writes it: `+0.35`, `-2.10`, `#3`, `#-2`."""
-    pov = pov_score(score, turn)
-    if pov is None:
-        return "mated"
-    white = pov.white()
-    return f"#{white.mate()}" if white.is_mate() else f"{white.score() / 100:+.2f}"
-
-
-def judge(loss: int) -> tuple[int, str] | None:
-    """The NAG and the word for a move losing `loss` centipawns; None when it is good enough."""
-    for threshold, nag, word in JUDGEMENTS:
-        if loss >= threshold:
-            return nag, word
-    return None
 
 
 # ---- reading the games -----------------------------------------------------------------------
@@ -153,7 +98,7 @@ def load_games(path: str, number: int | None) -> tuple[list[tuple[int, chess.pgn
                 break
     if not selected:
         if number is not None and count and number > count:
-            raise AnalyseError(f"{path} holds {_count(count, 'game')}; there is no game {number}")
+            raise AnalyseError(f"{path} holds {count_text(count, 'game')}; there is no game {number}")
         raise AnalyseError(f"no PGN game found in {path}")
     return selected, count
 
@@ -183,7 +128,7 @@ def check_game(number: int, game: chess.pgn.Game) -> None:
         stop = game.end().board()        # the main line ends where python-chess met a bad move
         where = f" at move {stop.fullmove_number} ({'White' if stop.turn == chess.WHITE else 'Black'})" \
             if stop.fen() in str(error) else ""
-        extra = f" (and {_count(more, 'more error')})" if more else ""
+        extra = f" (and {count_text(more, 'more error')})" if more else ""
         raise AnalyseError(f"{label}{where}: {error}{extra}")
     try:
         engine_board(game)
@@ -192,34 +137,6 @@ def check_game(number: int, game: chess.pgn.Game) -> None:
 
 
 # ---- analysing -------------------------------------------------------------------------------
-
-
-@dataclass
-class Evaluation:
-    """What is known of a position: its score for the side to move, the search depth (None when
-    the rules decide it) and the best line (engine moves; empty when the game is over)."""
-    score: int
-    depth: int | None
-    pv: list[int]
-
-
-@dataclass
-class SideSummary:
-    """One player's record in a game: the centipawn loss of each move and the marks given."""
-    losses: list[int] = field(default_factory=list)
-    marks: dict[int, int] = field(default_factory=dict)
-
-    def text(self) -> str:
-        average = round(sum(self.losses) / len(self.losses)) if self.losses else 0
-        counts = [_count(self.marks.get(nag, 0), word.lower()) for _, nag, word in reversed(JUDGEMENTS)]
-        return f"{', '.join(counts)}, average loss {average} cp"
-
-
-def _count(n: int, noun: str) -> str:
-    """`1 blunder`, `2 inaccuracies`."""
-    if n == 1:
-        return f"1 {noun}"
-    return f"{n} {noun[:-1]}ies" if noun.endswith("y") else f"{n} {noun}s"
 
 
 def describe_limits(limits: Limits) -> str:
@@ -263,16 +180,18 @@ class Analyser:
             raise outcome["error"]
         return outcome["result"]
 
-    def evaluate(self, board: Board, rules_end_game: bool) -> Evaluation:
-        """The position's evaluation: checkmate and stalemate need no search, nor (when
-        `rules_end_game`) a draw by repetition, the fifty-move rule or insufficient material."""
+    def evaluate(self, board: Board, position: chess.Board, rules_end_game: bool) -> Evaluation:
+        """The evaluation of `board` (`position` is python-chess's copy of it): checkmate and
+        stalemate need no search, nor (when `rules_end_game`) a draw by repetition, the
+        fifty-move rule or insufficient material."""
         if board.count_legal_moves() == 0:
-            return Evaluation(-MATE if board.is_check() else 0, None, [])
+            return Evaluation(-MATE if board.is_check() else 0, None)
         if rules_end_game and board.outcome() is not None:
-            return Evaluation(0, None, [])
+            return Evaluation(0, None)
         result = self.search(board)
         moves = list(result.lines[0].moves) if result.lines else [result.best]
-        return Evaluation(result.score, result.depth, moves)
+        return Evaluation(result.score, result.depth,
+                          tuple(chess.Move.from_uci(move_to_uci(m, board.chess960)) for m in moves))
 
     def annotate(self, game: chess.pgn.Game, tick: Callable[[], None]) -> dict[chess.Color, SideSummary]:
         """Analyse the game's main line and write the comments, NAGs and variations into it;
@@ -284,87 +203,26 @@ class Analyser:
         self.searcher.clear()                 # every game is analysed the same, whatever came before
         board = engine_board(game)
         position = game.board()
-        current = self.evaluate(board, rules_end_game=False)
+        current = self.evaluate(board, position, rules_end_game=False)
         for index, node in enumerate(nodes):
             before, before_board, before_position = current, board.copy(), position.copy(stack=False)
             try:
-                played_move = board.push_uci(position.uci(node.move))
+                board.push_uci(position.uci(node.move))
             except IllegalMoveError as exc:   # python-chess accepted it: the two disagree on the rules
                 raise AnalyseError(f"move {position.san(node.move)}: {exc}") from None
             position.push(node.move)
-            current = self.evaluate(board, rules_end_game=index == len(nodes) - 1)
-            pov = pov_score(current.score, position.turn)
-            if pov is not None:
-                node.set_eval(pov, current.depth)
-            self._judge(node, before, parent_score(current.score), played_move, before_board,
-                        before_position, summary[before_position.turn])
+            current = self.evaluate(board, position, rules_end_game=index == len(nodes) - 1)
+            set_eval(node, current, position.turn)
+            verdict = first_look(before, node.move, current)
+            if needs_second_look(verdict):
+                child, child_position = before_board.copy(), before_position.copy(stack=False)
+                child.push_uci(before_position.uci(verdict.best))
+                child_position.push(verdict.best)
+                verdict = second_look(verdict, self.evaluate(child, child_position, rules_end_game=True))
+            summary[before_position.turn].add(verdict)
+            write_verdict(node, before_position, verdict)
             tick()
         return summary
-
-    def _judge(self, node: chess.pgn.ChildNode, before: Evaluation, played: int, played_move: int,
-               board: Board, position: chess.Board, side: SideSummary) -> None:
-        """Compare the played move (score `played`, for its player) with the engine's best from
-        the position before it; mark it when it loses enough."""
-        best = before.pv[0]
-        if played_move == best:
-            side.losses.append(0)
-            return
-        best_score, line, after_best = before.score, before.pv, None
-        loss = max(0, clamp(best_score) - clamp(played))
-        if judge(loss) is not None:
-            # Measure the best move as the played one was, by searching the position after it, so
-            # that both are seen to the same depth past the move (the first look went one ply less).
-            child = board.copy()
-            child.push(best)
-            after_best = self.evaluate(child, rules_end_game=True)
-            best_score, line = parent_score(after_best.score), [best] + after_best.pv
-            loss = max(0, clamp(best_score) - clamp(played))
-        side.losses.append(loss)
-        verdict = judge(loss)
-        if verdict is None:
-            return
-        nag, word = verdict
-        side.marks[nag] = side.marks.get(nag, 0) + 1
-        node.nags -= MOVE_QUALITY_NAGS
-        node.nags.add(nag)
-        best_move = position.parse_uci(move_to_uci(best, board.chess960))
-        text = (f"{word} ({white_text(best_score, position.turn)} -> {white_text(played, position.turn)})"
-                f"{_mate_note(best_score, played)}. Best was {position.san(best_move)}.")
-        node.comment = f"{node.comment} {text}" if node.comment else text
-        first = add_line(node.parent, position, line, board.chess960)
-        if first is not None and after_best is not None:
-            pov = pov_score(after_best.score, not position.turn)
-            if pov is not None:
-                first.set_eval(pov, after_best.depth)
-
-
-def _mate_note(best: int, played: int) -> str:
-    """`: misses mate in 2` / `: allows mate in 3` when a mate decides the verdict, else ''."""
-    best_mate, played_mate = mate_moves(best), mate_moves(played)
-    if best_mate is not None and best_mate > 0 and (played_mate is None or played_mate < 0):
-        return f": misses mate in {best_mate}"
-    if played_mate is not None and played_mate < 0 and (best_mate is None or best_mate > 0):
-        return f": allows mate in {-played_mate}"
-    return ""
-
-
-def add_line(parent: chess.pgn.GameNode, position: chess.Board, moves: list[int],
-             chess960: bool) -> chess.pgn.ChildNode | None:
-    """Add the engine line `moves` (at most PV_PLIES) from `parent` as a variation; its first
-    node, or None when the parent already has a variation with that move."""
-    board = position.copy(stack=False)
-    node, first = parent, None
-    for move in moves[:PV_PLIES]:
-        try:
-            played = board.parse_uci(move_to_uci(move, chess960))
-        except ValueError:          # never expected: the driver checks its lines
-            break
-        if first is None and parent.has_variation(played):
-            return None
-        node = node.add_variation(played)
-        first = first or node
-        board.push(played)
-    return first
 
 
 # ---- the command -----------------------------------------------------------------------------
@@ -415,8 +273,7 @@ def annotated_games(games: list[tuple[int, chess.pgn.Game]], limits: Limits, has
             raise AnalyseError(f"{game_label(number, game)}: {exc}") from None
         if game.variations:
             game.headers["Annotator"] = ENGINE_NAME
-            note = (f"{ENGINE_NAME}, {describe_limits(limits)} per move. "
-                    f"White: {summary[chess.WHITE].text()}. Black: {summary[chess.BLACK].text()}.")
+            note = summary_note(ENGINE_NAME, describe_limits(limits), summary)
             game.comment = f"{game.comment} {note}" if game.comment else note
         yield game
 
@@ -454,7 +311,7 @@ def run(args, stderr: TextIO) -> int:
     except KeyboardInterrupt:
         bar.finish()
         where = f" to {destination}" if destination and written else ""
-        print(f"interrupted: {_count(written, 'complete game')} written{where}", file=stderr)
+        print(f"interrupted: {count_text(written, 'complete game')} written{where}", file=stderr)
         return EXIT_INTERRUPTED
     finally:
         bar.clear()                   # an error message must not land on the bar's line
@@ -464,7 +321,7 @@ def run(args, stderr: TextIO) -> int:
                 Path(destination).unlink(missing_ok=True)
     if not args.quiet:
         where = f" -> {destination}" if destination else ""
-        print(f"analysed {_count(written, 'game')} ({_count(total, 'move')}) in "
+        print(f"analysed {count_text(written, 'game')} ({count_text(total, 'move')}) in "
               f"{clock_text(time.monotonic() - started)}{where}", file=stderr)
     return 0
 

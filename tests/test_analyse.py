@@ -9,8 +9,9 @@ import chess.engine
 import chess.pgn
 import pytest
 
-from jitfish.analyse import (BLUNDER_CP, INACCURACY_CP, MISTAKE_CP, Analyser, clamp, judge, mate_moves,
-                            output_path, parent_score)
+from jitfish.analyse import Analyser, output_path
+from jitfish.review import BLUNDER_CP, INACCURACY_CP, MISTAKE_CP, clamp, judge, parent_score
+from search.driver import mate_moves
 from jitfish.cli import main
 from jitfish.progress import ProgressBar
 from engine.defs import MATE

@@ -20,6 +20,7 @@ from typing import Any, AsyncIterator
 
 import aiohttp
 import chess
+import chess.engine
 import chess.pgn
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
@@ -60,7 +61,8 @@ class Page:
             message = await self.receive(timeout)
             if message["type"] == kind:
                 return message
-            assert message["type"] in ("state", "notice", "config", "pong"), f"unexpected {message}"
+            assert message["type"] in ("state", "notice", "config", "pong", "analysis", "engine", "review",
+                                       "review_progress"), f"unexpected {message}"
 
     async def until(self, predicate, timeout: float = WAIT) -> dict[str, Any]:
         """Read states until `predicate(game)` holds for the latest one."""
@@ -423,6 +425,13 @@ def test_hostile_messages_get_an_error_and_change_nothing():
                 {"type": "new_game", "settings": "everything"},
                 json.dumps({"type": "move", "text": "e4" * (MAX_MESSAGE // 2 + 10)}),
                 "[" * 20000 + "]" * 20000,
+                {"type": "review_cancel"}, {"type": "learn_try", "ply": 1, "from": "e2", "to": "e4"},
+                {"type": "premove", "from": "e2", "to": "e9"}, {"type": "premove", "from": ["x"], "to": None},
+                {"type": "analysis", "ply": -1}, {"type": "analysis", "ply": 10 ** 9}, {"type": "analysis", "ply": True},
+                {"type": "analysis_move", "from": "e7", "to": "e5"}, {"type": "analysis_goto", "index": 3},
+                {"type": "engine", "on": True}, {"type": "engine", "on": "yes"},
+                {"type": "analysis_position", "position": "x" * 30000}, {"type": "analysis_position", "position": 5},
+                {"type": "analysis_position", "position": "8/8/8/8/8/8/8/8 w - - 0 1"},
             ]
             for message in hostile:
                 text = await page.error(message)
@@ -612,4 +621,200 @@ def test_set_ups_read_as_a_player_means_them():
                 message = await page.error({"type": "new_game", "settings": dict(HUMAN_SETTINGS, position=text)})
                 assert words in message and "expected" not in message, message
             assert [m["san"] for m in (await page.fresh_state())["moves"]] == ["e4", "e5", "Nf3"]
+    asyncio.run(scenario())
+
+
+# ---- the review, its exercises, the analysis board, pre-moves ----
+
+SCHOLARS_MATE = ["e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"]
+
+
+async def play_ucis(page: Page, moves: list[str]) -> dict[str, Any]:
+    for number, uci in enumerate(moves, 1):
+        await play(page, chess.Move.from_uci(uci))
+        await page.until(lambda g, n=number: len(g["moves"]) == n)
+    return page.game
+
+
+async def reviewed(page: Page) -> dict[str, Any]:
+    """Ask for the review and read it (its progress messages are kept in page.seen)."""
+    await page.send({"type": "review"})
+    while True:
+        message = await page.receive(120)
+        if message["type"] == "review":
+            return message["review"]
+        assert message["type"] in ("state", "review_progress", "notice"), message
+
+
+def test_a_review_marks_the_moves_says_why_and_writes_the_pgn_as_jitfish_analyse_does():
+    async def scenario():
+        async with running() as (client, _):
+            page = await open_page(client, HUMAN_SETTINGS)
+            assert "no move to review" in await page.error({"type": "review"})
+            await play_ucis(page, SCHOLARS_MATE)
+            review = await reviewed(page)
+            progress = [m["done"] for m in page.seen if m["type"] == "review_progress"]
+            assert progress == list(range(8)) and {m["total"] for m in page.seen if m["type"] == "review_progress"} == {7}
+            assert [point["ply"] for point in review["graph"]] == list(range(8))       # one per position
+            assert review["graph"][-1]["y"] == 1.0 and review["graph"][-1]["text"] == "checkmate"
+            assert all(-1 <= point["y"] <= 1 for point in review["graph"])
+            nf6 = review["plies"][5]
+            assert (nf6["san"], nf6["mark"], nf6["symbol"], nf6["color"]) == ("Nf6", "blunder", "??", "black")
+            assert nf6["reason"] == "allows mate in 1 (Qxf7#)" and nf6["best"]["san"] != "Nf6"
+            assert nf6["line"][0] == nf6["best"]["san"] and nf6["exercise"]["legal"]["g8"]
+            assert review["sides"]["black"]["blunder"] == 1 and review["sides"]["white"]["blunder"] == 0
+            assert review["sides"]["white"]["accuracy"] > review["sides"]["black"]["accuracy"] > 0
+            assert review["moves"] == SCHOLARS_MATE and review["nodes"] == 300000
+            record = chess.pgn.read_game(io.StringIO(review["pgn"]))
+            nodes = list(record.mainline())
+            assert chess.pgn.NAG_BLUNDER in nodes[5].nags and "allows mate in 1. Best was" in nodes[5].comment
+            assert nodes[5].eval().white() == chess.engine.Mate(1) and len(nodes[5].parent.variations) == 2
+            assert record.headers["Annotator"].startswith("Jitfish") and "300000 nodes per move" in record.comment
+            # The same review again is sent at once; a reload gets it too.
+            assert (await reviewed(page))["plies"] == review["plies"]
+            again = await open_page(client, None, session=page.session)
+            assert (await again.expect("review"))["review"]["plies"][5]["reason"] == nf6["reason"]
+    asyncio.run(scenario())
+
+
+def test_a_hanging_queen_is_named_and_a_review_can_be_cancelled():
+    async def scenario():
+        async with running() as (client, _):
+            page = await open_page(client, HUMAN_SETTINGS)
+            await play_ucis(page, ["e2e4", "e7e5", "g1f3", "d8h4", "f3h4"])
+            review = await reviewed(page)
+            assert review["plies"][3]["mark"] == "blunder"
+            assert review["plies"][3]["reason"] == "loses the queen on h4 to Nxh4"
+            # A long game: cancel while it runs; the board stays usable meanwhile.
+            long = "1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. e3 O-O 6. Nf3 h6 7. Bh4 b6 8. cxd5 Nxd5 *"
+            await new_game(page, dict(HUMAN_SETTINGS, position=long))
+            await page.send({"type": "review"})
+            await page.expect("review_progress")
+            assert "under way" in await page.error({"type": "review"})
+            await play(page, chess.Move.from_uci("h4e7"))                        # a move while it runs
+            await page.until(lambda g: len(g["moves"]) == 17)
+            await page.send({"type": "review_cancel"})
+            assert (await page.expect("review_stopped"))["message"] == "Review cancelled"
+            assert "no review" in await page.error({"type": "review_cancel"})
+            await asyncio.sleep(0.5)
+            assert not [m for m in page.seen if m["type"] == "review"][1:]     # only the first game's
+    asyncio.run(scenario())
+
+
+def test_learn_from_mistakes_accepts_a_good_move_and_refuses_a_bad_one():
+    async def scenario():
+        async with running() as (client, _):
+            page = await open_page(client, HUMAN_SETTINGS)
+            await play_ucis(page, SCHOLARS_MATE)
+            assert "review the game first" in await page.error({"type": "learn_try", "ply": 6, "from": "d8", "to": "e7"})
+            review = await reviewed(page)
+            best = review["plies"][5]["best"]
+            results = []
+            for origin, target in (("g8", "f6"), ("a7", "a6"), (best["from"], best["to"])):
+                await page.send({"type": "learn_try", "ply": 6, "from": origin, "to": target})
+                results.append(await page.expect("learn_result"))
+            played, bad, good = results
+            assert not played["accepted"] and "move of the game" in played["message"]
+            assert not bad["accepted"] and bad["message"] == "a6 is not better: allows mate in 1 (Qxf7#)."
+            assert good["accepted"] and good["san"] == best["san"]
+            for message, words in (({"ply": 6, "from": "g8", "to": "g5"}, "not a legal move"),
+                                   ({"ply": 1, "from": "e2", "to": "e4"}, "not a mistake"),
+                                   ({"ply": 99, "from": "e2", "to": "e4"}, "no move 99"),
+                                   ({"ply": "6", "from": "e2", "to": "e4"}, "no move 6")):
+                assert words in await page.error(dict(message, type="learn_try"))
+    asyncio.run(scenario())
+
+
+def _alive(pid: int) -> bool:
+    return Path(f"/proc/{pid}").exists() and _running(pid)
+
+
+async def _gone(pid: int) -> bool:
+    for _ in range(100):
+        if not _alive(pid):
+            return True
+        await asyncio.sleep(0.1)
+    return False
+
+
+async def engine_lines(page: Page, fen: str) -> dict[str, Any]:
+    """The first engine message on `fen` with three lines."""
+    while True:
+        message = await page.expect("engine")
+        if message["fen"] == fen and len(message["lines"]) == 3:
+            return message
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see the engine's process")
+def test_the_analysis_board_and_its_engine_process_belong_to_the_tab():
+    async def scenario():
+        async with running() as (client, server):
+            page = await open_page(client, HUMAN_SETTINGS)
+            await play_ucis(page, ["e2e4"])
+            await page.send({"type": "analysis", "ply": 1})
+            board = (await page.expect("analysis"))["board"]
+            assert board["fen"] == page.game["fen"] and board["legal"]["e7"] and board["line"] == []
+            await page.send({"type": "engine", "on": True})
+            first = await engine_lines(page, board["fen"])
+            assert first["depth"] >= 1 and -1 <= first["bar"] <= 1
+            assert len({line["uci"] for line in first["lines"]}) == 3 and len({line["depth"] for line in first["lines"]}) == 1
+            assert all(chess.Board(board["fen"]).parse_san(line["san"].split()[0]).uci() == line["uci"]
+                       for line in first["lines"])
+            pid = server.sessions[page.session].analyst.pid
+            assert _alive(pid)
+            # Both sides move on the analysis board; the engine follows every move.
+            for origin, target in (("e7", "e5"), ("g1", "f3")):
+                await page.send({"type": "analysis_move", "from": origin, "to": target})
+                board = (await page.expect("analysis"))["board"]
+            assert board["line"] == ["e5", "Nf3"] and board["turn"] == "black"
+            await engine_lines(page, board["fen"])
+            await page.send({"type": "analysis_goto", "index": 1})
+            assert (await page.expect("analysis"))["board"]["last"]["san"] == "e5"
+            assert len((await page.fresh_state())["moves"]) == 1                 # the game is untouched
+            # Off: the process ends. On again, then the tab goes: that one ends too.
+            await page.send({"type": "engine", "on": False})
+            assert (await page.expect("analysis"))["engine"] is False
+            assert await _gone(pid), "the engine outlived its switch"
+            await page.send({"type": "analysis_position", "position": "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"})
+            assert (await page.expect("analysis"))["board"]["fen"] == "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+            await page.send({"type": "engine", "on": True})
+            await page.expect("engine")
+            second = server.sessions[page.session].analyst.pid
+            assert second != pid and _alive(second)
+            await page.ws.close()
+            assert await _gone(second), "the engine outlived its tab"
+            assert server.sessions[page.session].analyst is None
+    asyncio.run(scenario())
+
+
+def test_a_premove_is_played_as_soon_as_the_robot_has_moved():
+    async def scenario():
+        async with running() as (client, _):
+            page = await open_page(client, dict(ROBOT_SETTINGS, pause=True))
+            assert page.game["premove_targets"] == {}                            # your move: no pre-move
+            assert "while the robot thinks" in await page.error({"type": "premove", "from": "d2", "to": "d4"})
+            await play(page, chess.Move.from_uci("e2e4"))
+            game = await page.until(lambda g: len(g["moves"]) == 1)
+            assert "d4" in game["premove_targets"]["d2"] and "h5" in game["premove_targets"]["d1"]
+            assert "cannot go there" in await page.error({"type": "premove", "from": "d2", "to": "d5"})
+            await page.send({"type": "premove", "from": "g1", "to": "f3"})
+            await page.until(lambda g: g["premove"] == {"from": "g1", "to": "f3"} or len(g["moves"]) > 1)
+            await page.send({"type": "premove", "cancel": True})
+            await page.send({"type": "premove", "from": "d2", "to": "d4"})     # replaces it
+            game = await page.until(lambda g: len(g["moves"]) >= 3)
+            assert game["moves"][2]["uci"] == "d2d4" and game["premove"] is None
+            game = await page.until(robot_done)
+            assert len(game["moves"]) == 4
+    asyncio.run(scenario())
+
+
+def test_the_material_each_side_is_up_in_every_position():
+    async def scenario():
+        async with running() as (client, _):
+            page = await open_page(client, HUMAN_SETTINGS)
+            game = await play_ucis(page, ["e2e4", "d7d5", "e4d5", "d8d5", "b1c3"])
+            materials = game["materials"]
+            assert len(materials) == 6 and materials[0] == {"white": [], "black": [], "balance": 0}
+            assert materials[3] == {"white": ["p"], "black": [], "balance": 1}
+            assert materials[4] == materials[0]
     asyncio.run(scenario())

@@ -19,6 +19,8 @@ from jitfish import game as model
 from jitfish.clock import PRESETS, ClockError, TimeControl
 from jitfish.game import COLOURS, GameError, colour_name, landing_square, side_name
 from jitfish.setup import start_board
+from jitfish.web.board import (PROMOTION_PIECES, Targets, check_square, drag_targets, legal_json, material_json,
+                               premove_targets, resolve_drag)
 from jitfish.robot_policy import robot_name
 
 MAX_POSITION_TEXT = 20000          # characters of FEN or PGN accepted for a set-up
@@ -92,6 +94,7 @@ class Game(model.Game):
             choice = settings.color if settings.color != "random" else rng.choice(("white", "black"))
             human = COLOURS[choice]
         super().__init__(start, human, settings.clock, settings.takeback)
+        self.premove: tuple[str, str, str] | None = None      # from, to, promotion piece
 
     def player_name(self, colour: chess.Color) -> str:
         if self.human is None:
@@ -102,27 +105,8 @@ class Game(model.Game):
 
     # ---- moves as the page makes them ----
 
-    def targets(self) -> dict[tuple[int, int], list[chess.Move]]:
-        """Legal moves by (from square, to square) as the page drags them: castling both by the
-        king's destination and by moving the king onto its rook (a king move to the same square
-        wins over castling there); promotions list one move per piece."""
-        board = self.board
-        found: dict[tuple[int, int], list[chess.Move]] = {}
-        castles = []
-        for move in board.legal_moves:
-            if board.is_castling(move):
-                castles.append(move)
-            else:
-                found.setdefault((move.from_square, move.to_square), []).append(move)
-        for move in castles:
-            kingside = board.is_kingside_castling(move)
-            rank = chess.square_rank(move.from_square)
-            king_to = chess.square(6 if kingside else 2, rank)
-            rook = move.to_square if board.chess960 else chess.square(7 if kingside else 0, rank)
-            for square in (rook, king_to):
-                if square != move.from_square and (move.from_square, square) not in found:
-                    found[(move.from_square, square)] = [move]
-        return found
+    def targets(self) -> Targets:
+        return drag_targets(self.board)
 
     def display_target(self, move: chess.Move) -> int:
         """The square the page shows a legal move going to: a castling king's own destination."""
@@ -130,29 +114,40 @@ class Game(model.Game):
 
     def resolve(self, origin: Any, target: Any, promotion: Any = None) -> chess.Move:
         """The legal move from the page's drag (square names and a piece letter for a promotion)."""
+        return resolve_drag(self.board, origin, target, promotion)
+
+    # ---- pre-moves: the person's next move, queued while the robot thinks ----
+
+    def premove_targets(self) -> dict[str, list[str]]:
+        """Where the person may pre-move now (nothing unless the robot is to move)."""
+        if not self.robot_to_move():
+            return {}
+        return premove_targets(self.board, self.human)
+
+    def set_premove(self, origin: Any, target: Any, promotion: Any = None) -> None:
+        """Queue the person's move for when the robot has moved (one at a time; a new one replaces
+        it). A promotion without its piece becomes a queen."""
+        if not self.robot_to_move():
+            raise GameError("a pre-move is made while the robot thinks")
+        if not isinstance(origin, str) or target not in self.premove_targets().get(origin, []):
+            raise GameError("that piece cannot go there, whatever the robot plays")
+        piece = promotion.lower() if isinstance(promotion, str) and promotion.lower() in PROMOTION_PIECES else "q"
+        self.premove = (origin, target, piece)
+
+    def take_premove(self) -> chess.Move | None:
+        """The queued move if it is legal now (it is then no longer queued), else None (dropped)."""
+        queued, self.premove = self.premove, None
+        if queued is None or self.over or self.is_robot(self.board.turn):
+            return None
         try:
-            a, b = chess.parse_square(origin), chess.parse_square(target)
-        except (ValueError, TypeError):
-            raise GameError("a move needs two squares such as e2 and e4") from None
-        moves = self.targets().get((a, b))
-        if not moves:
-            raise GameError(f"{origin}-{target} is not a legal move")
-        if len(moves) == 1 and moves[0].promotion is None:
-            return moves[0]
-        piece = {"q": chess.QUEEN, "r": chess.ROOK, "b": chess.BISHOP, "n": chess.KNIGHT}.get(
-            promotion.lower() if isinstance(promotion, str) else "")
-        for move in moves:
-            if move.promotion == piece:
-                return move
-        raise GameError("choose the piece to promote to (q, r, b or n)")
+            return self.resolve(*queued)
+        except GameError:
+            return None
 
     # ---- what the page shows ----
 
     def check_square(self) -> str | None:
-        if self.board.is_check():
-            king = self.board.king(self.board.turn)
-            return chess.square_name(king) if king is not None else None
-        return None
+        return check_square(self.board)
 
     def status(self) -> str:
         if self.over:
@@ -170,27 +165,22 @@ class Game(model.Game):
             text += " (the clocks start with the first move)"
         return text
 
-    def history(self) -> tuple[list[str], list[str | None]]:
-        """The FEN after each ply, the start first, and the square of a king in check in each (for
-        going through the game on the page)."""
+    def history(self) -> tuple[list[str], list[str | None], list[dict[str, Any]]]:
+        """The FEN after each ply, the start first, the square of a king in check and the material
+        each side is up in each (for going through the game on the page)."""
         board = self.root.copy()
-        fens, checks = [board.fen()], [None]
+        fens, checks, materials = [board.fen()], [check_square(board)], [material_json(board)]
         for ply in self.plies:
             board.push(ply.move)
             fens.append(board.fen())
-            checks.append(chess.square_name(board.king(board.turn)) if board.is_check() else None)
-        return fens, checks
+            checks.append(check_square(board))
+            materials.append(material_json(board))
+        return fens, checks, materials
 
     def to_json(self, now: float) -> dict[str, Any]:
-        targets: dict[str, list[str]] = {}
-        promotions = []
-        if not self.over:
-            for (a, b), moves in self.targets().items():
-                targets.setdefault(chess.square_name(a), []).append(chess.square_name(b))
-                if moves[0].promotion is not None:
-                    promotions.append(chess.square_name(a) + chess.square_name(b))
+        targets, promotions = legal_json(self.board) if not self.over else ({}, [])
         last = self.plies[-1] if self.plies else None
-        fens, checks = self.history()
+        fens, checks, materials = self.history()
         return {
             "settings": self.settings.to_json(),
             "human": None if self.human is None else colour_name(self.human),
@@ -199,6 +189,7 @@ class Game(model.Game):
             "turn": colour_name(self.board.turn),
             "positions": fens,
             "checks": checks,
+            "materials": materials,
             "moves": [{"san": p.san, "uci": p.move.uci(), "from": chess.square_name(p.move.from_square),
                        "to": chess.square_name(p.target), "clock": p.clock_after} for p in self.plies],
             "last": None if last is None else {"from": chess.square_name(last.move.from_square),
@@ -213,6 +204,8 @@ class Game(model.Game):
             "over": self.over,
             "draw_offer": None if self.draw_offer is None else colour_name(self.draw_offer),
             "claimable": self.claimable(),
+            "premove": None if self.premove is None or self.over else {"from": self.premove[0], "to": self.premove[1]},
+            "premove_targets": self.premove_targets(),
             "can_takeback": self.takeback_plies() > 0,
             "status": self.status(),
             "pgn": self.pgn(self.pgn_headers()),

@@ -22,6 +22,7 @@ import chess.engine
 from search.levels import FULL_STRENGTH_ELO, MIN_ELO
 
 from jitfish.clock import Clock, engine_limit
+from jitfish.review import Evaluation, engine_score
 from jitfish.robot_policy import (HINT_SECONDS, JUDGE_SECONDS, Suggestion, accepts_draw, claims_draw, clip_score,
                                   score_for)
 
@@ -58,7 +59,7 @@ def level_name(elo: int) -> str:
     return name
 
 
-async def _open_engine() -> chess.engine.UciProtocol:
+async def open_engine() -> chess.engine.UciProtocol:
     try:
         _, engine = await asyncio.wait_for(chess.engine.popen_uci(ENGINE_COMMAND, **OWN_GROUP), START_TIMEOUT)
         await engine.configure({"Move Overhead": MOVE_OVERHEAD_MS})
@@ -68,7 +69,7 @@ async def _open_engine() -> chess.engine.UciProtocol:
     return engine
 
 
-async def _close_engine(engine: chess.engine.UciProtocol | None) -> None:
+async def close_engine(engine: chess.engine.UciProtocol | None) -> None:
     if engine is None:
         return
     try:
@@ -102,7 +103,7 @@ class Robot:
 
     async def _configure(self) -> None:
         if self.engine is None:
-            self.engine = await _open_engine()
+            self.engine = await open_engine()
         limited = self.elo < FULL_STRENGTH_ELO
         options: dict[str, object] = {"UCI_LimitStrength": limited, "OwnBook": True}
         if limited:
@@ -122,7 +123,7 @@ class Robot:
                     result = await self.engine.play(board, _limit(clock, now(), reserve), game=game)
                 except chess.engine.EngineTerminatedError as exc:
                     log.warning("the robot's engine died (%s); restarting it", exc)
-                    await _close_engine(self.engine)
+                    await close_engine(self.engine)
                     self.engine = None
                     if attempt == 2:
                         raise RobotError("the engine stopped twice in a row") from None
@@ -136,25 +137,34 @@ class Robot:
 
     async def close(self) -> None:
         engine, self.engine = self.engine, None
-        await _close_engine(engine)
+        await close_engine(engine)
 
 
 class Adviser:
-    """One full-strength engine shared by all games: hints and draw judgements, one at a time."""
+    """One full-strength engine shared by all games: hints, draw judgements and the searches of
+    game reviews, one search at a time (a review takes its turn position by position, so a hint
+    waits for one position at most)."""
 
     def __init__(self) -> None:
         self.engine: chess.engine.UciProtocol | None = None
         self.lock = asyncio.Lock()
 
-    async def suggest(self, board: chess.Board, seconds: float) -> Suggestion:
+    @property
+    def name(self) -> str:
+        """The engine's name as it gives it (`id name`), for the review's PGN."""
+        return (self.engine.id.get("name") if self.engine is not None else None) or "Jitfish"
+
+    async def analyse(self, board: chess.Board, limit: chess.engine.Limit) -> chess.engine.InfoDict:
+        """One search of `board` (cancel the call to stop it); the process is started when needed
+        and once more if it dies."""
         async with self.lock:
             for attempt in (1, 2):
                 try:
                     if self.engine is None:
-                        self.engine = await _open_engine()
-                    info = await self.engine.analyse(board, chess.engine.Limit(time=seconds))
+                        self.engine = await open_engine()
+                    info = await self.engine.analyse(board, limit)
                 except chess.engine.EngineTerminatedError:
-                    await _close_engine(self.engine)
+                    await close_engine(self.engine)
                     self.engine = None
                     if attempt == 2:
                         raise RobotError("the adviser's engine stopped twice in a row") from None
@@ -164,10 +174,21 @@ class Adviser:
                 pv = info.get("pv") or []
                 if not pv or pv[0] not in board.legal_moves:
                     raise RobotError("the adviser found no move")
-                score = info.get("score")
-                cp = score.pov(board.turn).score(mate_score=10000) if score is not None else 0
-                return Suggestion(pv[0], clip_score(cp))
+                return info
         raise RobotError("unreachable")
+
+    async def suggest(self, board: chess.Board, seconds: float) -> Suggestion:
+        info = await self.analyse(board, chess.engine.Limit(time=seconds))
+        score = info.get("score")
+        cp = score.pov(board.turn).score(mate_score=10000) if score is not None else 0
+        return Suggestion(info["pv"][0], clip_score(cp))
+
+    async def evaluate(self, board: chess.Board, nodes: int) -> Evaluation:
+        """A search of `nodes` nodes: the score for the side to move, the depth and the line."""
+        info = await self.analyse(board, chess.engine.Limit(nodes=nodes))
+        score = info.get("score")
+        return Evaluation(engine_score(score.relative) if score is not None else 0, info.get("depth"),
+                          tuple(info["pv"]))
 
     async def hint(self, board: chess.Board) -> Suggestion:
         return await self.suggest(board, HINT_SECONDS)
@@ -183,4 +204,4 @@ class Adviser:
 
     async def close(self) -> None:
         engine, self.engine = self.engine, None
-        await _close_engine(engine)
+        await close_engine(engine)

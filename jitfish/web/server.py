@@ -189,6 +189,7 @@ class WebServer:
                 pass
         await send(self.config())
         await session.push_state()
+        await session.greet()
         return session
 
     def _find(self, data: dict[str, Any]) -> Session | None:

@@ -1,8 +1,10 @@
-"""A browser tab's game on the server: the page's requests, the robot's turns, the flag timer.
+"""A browser tab's game on the server: the page's requests, the robot's turns, the flag timer, the
+game's review and its exercises, and the tab's analysis board with its engine.
 
 A session outlives its WebSocket: a reload or a lost connection attaches the new socket to the
-same session and the game goes on. Requests are JSON objects with a `type`; anything wrong gets
-an {"type": "error"} answer and changes nothing. Every change sends the whole state to the page.
+same session and the game goes on (the analysis engine does not: it is the tab's, and ends with
+its socket). Requests are JSON objects with a `type`; anything wrong gets an {"type": "error"}
+answer and changes nothing. Every change of the game sends its whole state to the page.
 """
 
 from __future__ import annotations
@@ -18,7 +20,11 @@ import chess
 
 from jitfish.game import COLOURS, GameError
 from jitfish.robot_policy import human_pause
-from jitfish.web.game import Game, Settings
+from jitfish.setup import start_board
+from jitfish.web.analysis import AnalysisBoard, Analyst
+from jitfish.web.board import resolve_drag
+from jitfish.web.game import MAX_POSITION_TEXT, Game, Settings
+from jitfish.web.review import REVIEW_NODES, GameReview, judge_attempt, review_game
 from jitfish.web.robot import Adviser, Robot, RobotError
 
 log = logging.getLogger(__name__)
@@ -45,6 +51,12 @@ class Session:
         self.game = Game(settings, self.rng)
         self.game_marker = object()            # tells the engine when a new game starts
         self.games_started = 1                 # tells the page when a new game starts
+        self.review: GameReview | None = None  # the last review of this game
+        self.review_message: dict[str, Any] | None = None
+        self.review_task: asyncio.Task | None = None
+        self.review_progress = (0, 0)
+        self.analysis: AnalysisBoard | None = None
+        self.analyst: Analyst | None = None
 
     # ---- the connection ----
 
@@ -53,9 +65,20 @@ class Session:
         self.last_seen = self.now()
 
     def detach(self, send: Send) -> None:
+        """The tab's socket has gone: the game stays, the tab's analysis engine ends."""
         if self.send is send:
             self.send = None
             self.last_seen = self.now()
+            self.analysis = None
+            self._spawn(self._close_analyst())
+
+    async def greet(self) -> None:
+        """What a newly attached page needs besides the state: the review, done or under way."""
+        if self.review_message is not None:
+            await self.emit(self.review_message)
+        if self.review_task is not None:
+            done, total = self.review_progress
+            await self.emit({"type": "review_progress", "done": done, "total": total})
 
     @property
     def attached(self) -> bool:
@@ -95,6 +118,8 @@ class Session:
         settings = Settings.from_json(message.get("settings"))
         game = Game(settings, self.rng)            # raises before anything changes
         self._stop_robot()
+        self._cancel_review()
+        self.review = self.review_message = None
         self.game, self.game_marker, self.problem = game, object(), ""
         self.games_started += 1
         await self.start()
@@ -201,6 +226,7 @@ class Session:
             raise GameError(game.no_takeback_reason())
         self._stop_robot()
         game.take_back(self.now())
+        game.premove = None
         self.problem = ""
         await self._changed()
 
@@ -226,6 +252,177 @@ class Session:
                          "to": chess.square_name(game.display_target(move)),
                          "uci": move.uci(), "san": board.san(move)})
 
+    async def _premove(self, message: dict[str, Any]) -> None:
+        """Queue the person's move while the robot thinks (or drop it: `cancel`)."""
+        game = self.game
+        if message.get("cancel") is True:
+            game.premove = None
+        else:
+            game.set_premove(message.get("from"), message.get("to"), message.get("promotion"))
+        await self.push_state()
+
+    # ---- the review and its exercises ----
+
+    async def _review(self, message: dict[str, Any]) -> None:
+        """Review the game as it stands (its moves so far), on the shared adviser."""
+        game = self.game
+        if not game.plies:
+            raise GameError("there is no move to review yet")
+        if self.review_task is not None:
+            raise GameError("the review is under way")
+        moves = [ply.move for ply in game.plies]
+        if self.review is not None and self.review.moves == moves and self.review_message is not None:
+            await self.emit(self.review_message)          # already reviewed as it stands
+            return
+        self.review_progress = (0, len(moves))
+        await self.emit({"type": "review_progress", "done": 0, "total": len(moves)})
+        self.review_task = asyncio.create_task(self._run_review(game, moves))
+
+    async def _run_review(self, game: Game, moves: list[chess.Move]) -> None:
+        async def progress(done: int, total: int) -> None:
+            self.review_progress = (done, total)
+            await self.emit({"type": "review_progress", "done": done, "total": total})
+
+        async def evaluate(board: chess.Board):
+            return await self.adviser.evaluate(board, REVIEW_NODES)
+
+        try:
+            review = await review_game(game.root, moves, evaluate, progress, REVIEW_NODES)
+        except RobotError as exc:
+            if game is self.game:
+                await self.emit({"type": "review_stopped", "message": f"The review stopped: {exc}"})
+            return
+        except Exception:
+            log.exception("the review failed")
+            await self.emit({"type": "review_stopped", "message": "The review stopped after an internal error."})
+            return
+        finally:
+            if asyncio.current_task() is self.review_task:
+                self.review_task = None
+        if game is not self.game:
+            return
+        review.engine = self.adviser.name                 # as the engine names itself (`id name`)
+        self.review = review
+        self.review_message = {"type": "review", "game_id": self.games_started,
+                               "review": review.to_json(game.pgn(game.pgn_headers()))}
+        await self.emit(self.review_message)
+
+    def _cancel_review(self) -> bool:
+        task, self.review_task = self.review_task, None
+        if task is None:
+            return False
+        task.cancel()                                  # python-chess sends `stop` to the adviser
+        return True
+
+    async def _review_cancel(self, message: dict[str, Any]) -> None:
+        if not self._cancel_review():
+            raise GameError("no review is under way")
+        await self.emit({"type": "review_stopped", "message": "Review cancelled"})
+
+    async def _learn_try(self, message: dict[str, Any]) -> None:
+        """A move tried instead of a mistake of the game: judged by the adviser (in a task of its
+        own, so that the page's other requests are not held up)."""
+        if self.review is None:
+            raise GameError("review the game first")
+        try:
+            review = self.review.review_of(message.get("ply"))
+        except ValueError as exc:
+            raise GameError(str(exc)) from None
+        if not review.exercise:
+            raise GameError("that move was not a mistake")
+        move = resolve_drag(review.before, message.get("from"), message.get("to"), message.get("promotion"))
+        self._spawn(self._judge_attempt(self.review, review, move))
+
+    async def _judge_attempt(self, game_review: GameReview, review, move: chess.Move) -> None:
+        try:
+            attempt = await judge_attempt(review, move, lambda board: self.adviser.evaluate(board, REVIEW_NODES))
+        except RobotError as exc:
+            await self.emit({"type": "error", "message": f"No judgement: {exc}"})
+            return
+        if game_review is not self.review:
+            return
+        await self.emit({"type": "learn_result", "ply": review.ply, "uci": move.uci(),
+                         "san": review.before.san(move), "accepted": attempt.accepted, "message": attempt.message})
+
+    # ---- the analysis board ----
+
+    async def _analysis(self, message: dict[str, Any]) -> None:
+        """Open the analysis board at a position of the game (`ply`, the current one without it)
+        or close it (`on` false)."""
+        if message.get("on") is False:
+            self.analysis = None
+            await self._close_analyst()
+            await self.emit({"type": "analysis", "board": None, "engine": False})
+            return
+        game = self.game
+        ply = message.get("ply", len(game.plies))
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(game.plies):
+            raise GameError("no such position in the game")
+        board = game.root.copy()
+        for record in game.plies[:ply]:
+            board.push(record.move)
+        self.analysis = AnalysisBoard(board, f"the game after {ply} moves" if ply else "the game's start")
+        await self._analysis_changed()
+
+    async def _analysis_position(self, message: dict[str, Any]) -> None:
+        """Open the analysis board at a pasted FEN or PGN (a PGN's last position)."""
+        text = message.get("position")
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_POSITION_TEXT:
+            raise GameError(f"paste a FEN or a PGN of at most {MAX_POSITION_TEXT} characters")
+        board = start_board(text, self.game.settings.chess960, self.rng)
+        self.analysis = AnalysisBoard(board, "a pasted position")
+        await self._analysis_changed()
+
+    def _explored(self) -> AnalysisBoard:
+        if self.analysis is None:
+            raise GameError("open the analysis board first")
+        return self.analysis
+
+    async def _analysis_move(self, message: dict[str, Any]) -> None:
+        self._explored().play(message.get("from"), message.get("to"), message.get("promotion"))
+        await self._analysis_changed()
+
+    async def _analysis_goto(self, message: dict[str, Any]) -> None:
+        self._explored().go(message.get("index"))
+        await self._analysis_changed()
+
+    async def _engine(self, message: dict[str, Any]) -> None:
+        """Switch the analysis engine on (a process of this tab's) or off (the process ends)."""
+        on = message.get("on")
+        if not isinstance(on, bool):
+            raise GameError("switch the engine with on true or false")
+        if on:
+            self._explored()
+            if self.analyst is None:
+                self.analyst = Analyst(self.emit)
+        else:
+            await self._close_analyst()
+        await self._analysis_changed()
+
+    async def _analysis_changed(self) -> None:
+        """The analysis board to the page, and its engine (if on) restarted on the new position."""
+        analysis = self.analysis
+        await self.emit({"type": "analysis", "board": analysis.to_json() if analysis else None,
+                         "engine": self.analyst is not None})
+        if analysis is not None and self.analyst is not None:
+            self._spawn(self._analyse(self.analyst, analysis.board))
+
+    async def _analyse(self, analyst: Analyst, board: chess.Board) -> None:
+        """Restart the tab's engine on `board` (a task: a process may take a while to start)."""
+        try:
+            await analyst.show(board)
+        except RobotError as exc:
+            if analyst is self.analyst:
+                await self._close_analyst()
+                await self.emit({"type": "error", "message": f"The analysis engine could not start: {exc}"})
+                await self.emit({"type": "analysis", "board": self.analysis.to_json() if self.analysis else None,
+                                 "engine": False})
+
+    async def _close_analyst(self) -> None:
+        analyst, self.analyst = self.analyst, None
+        if analyst is not None:
+            await analyst.close()
+
     async def _ping(self, message: dict[str, Any]) -> None:
         await self.emit({"type": "pong"})
 
@@ -234,7 +431,10 @@ class Session:
 
     HANDLERS = {"new_game": _new_game, "move": _move, "resign": _resign, "offer_draw": _offer_draw,
                 "answer_draw": _answer_draw, "claim_draw": _claim_draw, "takeback": _takeback,
-                "hint": _hint, "ping": _ping, "state": _state}
+                "hint": _hint, "premove": _premove, "review": _review, "review_cancel": _review_cancel,
+                "learn_try": _learn_try, "analysis": _analysis, "analysis_position": _analysis_position,
+                "analysis_move": _analysis_move, "analysis_goto": _analysis_goto, "engine": _engine,
+                "ping": _ping, "state": _state}
 
     # ---- the robot and the clock ----
 
@@ -299,6 +499,16 @@ class Session:
         now = self.now()
         if not game.check_flag(now):
             game.play(move, now)
+            self._play_premove(game, now)
+
+    def _play_premove(self, game: Game, now: float) -> None:
+        """The person's pre-move, played at once (at the same moment) if it is legal now."""
+        queued = game.premove
+        move = game.take_premove()
+        if move is not None:
+            game.play(move, now)
+        elif queued is not None and not game.over:
+            self._spawn(self.emit({"type": "notice", "message": "Pre-move cancelled: not legal after that move"}))
 
     async def _robot_claims(self, board: chess.Board) -> bool:
         try:
@@ -331,8 +541,10 @@ class Session:
             await self.robot.close()
 
     async def close(self) -> None:
-        """End the session: stop its timers and tasks and its robot's process."""
+        """End the session: stop its timers and tasks, its robot's and its analysis engine's processes."""
         self._stop_robot()
+        self._cancel_review()
+        await self._close_analyst()
         if self.flag_timer is not None:
             self.flag_timer.cancel()
         for task in list(self.side_tasks):
