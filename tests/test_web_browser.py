@@ -49,7 +49,7 @@ pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
 
 
 @pytest.fixture(scope="module")
-def server_url():
+def server():
     """`jitfish web --no-browser --port 0` as a user would start it; its first line is the address."""
     process = subprocess.Popen([sys.executable, "-m", "jitfish.cli", "web", "--no-browser", "--port", "0"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -57,10 +57,15 @@ def server_url():
         first = process.stdout.readline()
         match = re.fullmatch(r"Jitfish web: (http://127\.0\.0\.1:\d+/\?token=\S+)\n", first)
         assert match, f"unexpected first line {first!r}; stderr: {process.stderr.read() if process.poll() else ''}"
-        yield match.group(1)
+        yield match.group(1), process
     finally:
         process.terminate()
         process.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def server_url(server):
+    return server[0]
 
 
 @pytest.fixture(scope="module")
@@ -413,3 +418,138 @@ def test_layout_on_an_upright_tablet_and_a_short_window(open_page):
         box = page.locator(hook).bounding_box()
         assert _inside(box, viewport) and _inside(box, side), hook
     assert page.locator("#side").evaluate("el => el.scrollTop") == 0
+
+
+SCHOLARS_MATE = ["e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"]
+REVIEW_WAIT_MS = 90000           # a review of a short game takes seconds; a loaded machine more
+
+
+def play_clicks(page, moves: list[str]) -> None:
+    for number, uci in enumerate(moves, 1):
+        click_move(page, uci)
+        wait_moves(page, number)
+
+
+def test_a_reviewed_scholars_mate_and_learning_from_it(open_page):
+    """1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6?? 4.Qxf7#, reviewed: one graph point per position, Black's
+    third move a blunder whose reason names the mate, the accuracies; then the blunder as an
+    exercise, where the bad move is refused and the engine's is accepted. Screenshots of the
+    review at desktop and phone size (the README's is the desktop one)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        watched = open_page(viewport)
+        page = watched.page
+        start(page, "human")
+        play_clicks(page, SCHOLARS_MATE)
+        page.wait_for_selector("#game-over[open]")
+        if name == "desktop":
+            page.click("#over-close")
+            page.click("#review")
+        else:
+            page.click("#over-review")                         # offered in the game-over dialog too
+        expect(page.locator("#accuracy-white")).to_contain_text("%", timeout=REVIEW_WAIT_MS)
+        expect(page.locator("#review-progress")).to_be_hidden()
+        assert page.locator("#eval-graph [data-ply]").count() == len(SCHOLARS_MATE) + 1
+        blunders = page.locator("#moves .move.blunder")
+        expect(blunders).to_have_count(1)
+        assert blunders.get_attribute("data-ply") == "6" and blunders.inner_text() == "Nf6??"
+        white, black = (float(re.search(r"(\d+)%", page.inner_text(f"#accuracy-{c}")).group(1)) for c in ("white", "black"))
+        assert white > black
+        blunders.click()
+        expect(page.locator("#review-reason")).to_contain_text("allows mate in 1 (Qxf7#)")
+        best = page.locator(".best-arrow")
+        expect(best).to_have_count(1)
+        best_move = best.get_attribute("data-from") + best.get_attribute("data-to")
+        assert page.locator("#eval-bar").is_visible()
+        page.screenshot(path=str(ARTIFACTS / f"review-{name}.png"), full_page=name == "phone")
+        page.click("#eval-graph [data-ply='2']", force=True)         # a point of the graph: that position
+        expect(page.locator("#moves .move.current")).to_have_attribute("data-ply", "2")
+        assert page.locator("[data-square='e5'] img[data-piece='p']").count() == 1
+        assert page.locator("[data-square='h5'] img").count() == 0
+        if name == "desktop":
+            with page.expect_download() as download:
+                page.click("#review-pgn")
+            annotated = Path(download.value.path()).read_text()
+            assert "$4" in annotated and "Best was" in annotated and "[%eval" in annotated
+        # Learn from the mistake: the game's move and a bad one are refused, the engine's accepted.
+        page.click("#learn")
+        box = page.locator("#learn-box")
+        expect(box).to_have_attribute("data-ply", "6")
+        assert page.locator("#board .square").first.get_attribute("data-square") == "h1"   # Black at the bottom
+        click_move(page, "a7a6")
+        expect(page.locator("#learn-feedback")).to_have_class("bad", timeout=ROBOT_WAIT_MS)
+        assert "allows mate in 1" in page.inner_text("#learn-feedback")
+        assert page.locator("[data-square='a7'] img[data-piece='p']").count() == 1          # put back
+        page.click("#learn-hint")
+        expect(page.locator(f"[data-square='{best_move[:2]}'].hint-square")).to_have_count(1)
+        click_move(page, best_move)
+        expect(page.locator("#learn-feedback")).to_have_class("good", timeout=ROBOT_WAIT_MS)
+        page.click("#learn-next")
+        expect(page.locator("#learn-prompt")).to_contain_text("found 1 of 1")
+        page.click("#learn-stop")
+        expect(box).to_be_hidden()
+        assert watched.problems == [], watched.problems
+
+
+def _engines(server_process) -> list[int]:
+    from tests.test_web_server import _children, _running
+    return [pid for pid in _children(server_process.pid) if _running(pid)]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see the engine's process")
+def test_the_analysis_board_shows_lines_and_a_bar_and_stops_when_switched_off(open_page, server):
+    watched = open_page()
+    page = watched.page
+    start(page, "human")
+    play_clicks(page, ["e2e4"])
+    before = set(_engines(server[1]))
+    page.click("#analysis")
+    expect(page.locator("#engine-lines .line")).to_have_count(3, timeout=ROBOT_WAIT_MS)
+    expect(page.locator("#eval-bar")).to_be_visible()
+    assert page.locator(".line1-arrow").count() == 1
+    assert all(re.fullmatch(r"[+-]?\d+\.\d\d|#-?\d+", text.split()[0]) for text in page.locator("#engine-lines .line").all_inner_texts())
+    tab_engine = set(_engines(server[1])) - before
+    assert len(tab_engine) == 1, "the tab's engine is one process"
+    click_move(page, "e7e5")                                        # both sides move on the analysis board
+    click_move(page, "g1f3")
+    expect(page.locator("#analysis-line .move")).to_have_count(3)     # start, e5, Nf3
+    expect(page.locator("#engine-lines .line").first).to_contain_text("")
+    page.wait_for_timeout(1500)
+    assert page.locator("[data-square='f3'] img[data-piece='N']").count() == 1
+    assert moves_of(page) == ["e4"]                                 # the game is untouched
+    page.click("#analysis")                                         # off: the process ends
+    expect(page.locator("#analysis-box")).to_be_hidden()
+    for _ in range(50):
+        if not set(_engines(server[1])) & tab_engine:
+            break
+        page.wait_for_timeout(100)
+    assert not set(_engines(server[1])) & tab_engine, "the engine outlived the analysis board"
+    assert page.locator("[data-square='f3'] img").count() == 0      # the game's position again
+    assert watched.problems == [], watched.problems
+
+
+def test_material_and_a_premove_against_the_robot(open_page):
+    watched = open_page()
+    page = watched.page
+    start(page, "human")
+    play_clicks(page, ["e2e4", "d7d5", "e4d5"])
+    expect(page.locator("#material-white")).to_have_text("+1")
+    assert page.locator("#material-white img[alt='p']").count() == 1 and page.inner_text("#material-black") == ""
+    assert watched.problems == [], watched.problems
+    watched = open_page()
+    page = watched.page
+    start(page, "robot", pause=True)
+    click_move(page, "e2e4")
+    click_move(page, "d2d4")                                        # while the robot thinks: a pre-move
+    moves = wait_moves(page, 3)
+    assert moves[0] == "e4" and moves[2] == "d4"
+    wait_moves(page, 4)
+    click_move(page, "g1f3")
+    click_move(page, "b1c3")                                        # queued...
+    expect(page.locator(".square.premove")).to_have_count(2)
+    page.click("[data-square='e4']", button="right")                 # ...and dropped
+    expect(page.locator(".square.premove")).to_have_count(0)
+    moves = wait_moves(page, 6)
+    page.wait_for_timeout(800)
+    assert len(moves_of(page)) == 6 and page.locator("[data-square='b1'] img[data-piece='N']").count() == 1
+    assert watched.problems == [], watched.problems

@@ -158,9 +158,9 @@ class Analyst:
             move = info["pv"][0]
             if not board.is_legal(move):
                 continue
-            shown.append({"multipv": number, "score": white_text(score, board.turn), "depth": info.get("depth"),
-                          "san": " ".join(san_line(board, info["pv"], LINE_PLIES)),
-                          "bar": chances(score, board.turn), **arrow(board, move)})
+            shown.append({**arrow(board, move), "multipv": number, "score": white_text(score, board.turn),
+                          "depth": info.get("depth"), "san": " ".join(san_line(board, info["pv"], LINE_PLIES)),
+                          "bar": chances(score, board.turn)})
         best = lines[min(lines)]
         return {"type": "engine", "fen": board.fen(), "depth": best.get("depth", 0), "nodes": best.get("nodes"),
                 "lines": shown, "bar": shown[0]["bar"] if shown else None}

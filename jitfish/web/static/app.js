@@ -1,6 +1,8 @@
 // The page of `jitfish web`: the WebSocket to the server (which keeps the game, the clock and the
-// rules), the side panel, the clocks' display, the settings form and the dialogs. The board
-// widget is board.js, the sounds sound.js.
+// rules, and runs the engine's reviews and analyses), the side panel, the clocks' display, the
+// settings form and the dialogs. The board shows one of three things: the game (the default, with
+// the review's marks once there is one), an exercise of "learn from your mistakes", or the
+// analysis board. The board widget is board.js, the engine's panels panels.js, the sounds sound.js.
 "use strict";
 
 (() => {
@@ -32,8 +34,7 @@
   const prefs = Object.assign({sound: true, theme: "brown", autoFlip: false}, saved.get("prefs", {}));
   const sounds = new Sounds();
   sounds.setEnabled(prefs.sound);
-  const board = new ChessBoard($("board"), (from, to, promotion) =>
-    send({type: "move", from, to, promotion}));
+  const board = new ChessBoard($("board"), boardMove, cancelPremove);
 
   let game = null;              // the last state from the server
   let gameId = null;
@@ -49,6 +50,14 @@
   let hintPending = false;
   let welcomed = false;         // the server has answered the hello (config received)
   let helloSettings = null;     // the settings the last hello carried
+  let mode = "game";            // what the board shows: "game", "learn" or "analysis"
+  let review = null;            // the server's review of this game (its moves may be fewer than the game's)
+  let reviewProgress = null;    // {done, total} while a review runs
+  let analysis = null;          // the analysis board as the server keeps it
+  let engineOn = false;
+  let engineInfo = null;        // the engine's last lines on the analysis board
+  let learn = null;             // {list, index, found, solved, shown, waiting, feedback, kind}
+  let hintShown = false;        // the hint's arrow is on the board
 
   // ---- the connection ----
 
@@ -67,6 +76,10 @@
       receive(message);
     });
     socket.addEventListener("close", () => {
+      if (mode === "analysis") mode = "game";           // the tab's engine ended with the socket
+      analysis = null;
+      engineOn = false;
+      engineInfo = null;
       if (superseded) return;
       note(retries < 4 ? "Connection lost: reconnecting…"
                        : "No answer from the server: is `jitfish web` still running? (After a restart, open the new address it prints.)",
@@ -121,10 +134,42 @@
       case "notice": note(message.message, "notice"); renderStatus(); break;
       case "hint":
         hintPending = false;
-        if (viewPly === null) board.showArrow(message.from, message.to);
+        if (viewPly === null && mode === "game") {
+          board.showArrow(message.from, message.to);
+          hintShown = true;
+        }
         note(`Hint: ${message.san}`, "notice", 8000);
         renderActions();
         renderStatus();
+        break;
+      case "review_progress":
+        reviewProgress = {done: message.done, total: message.total};
+        renderReview();
+        break;
+      case "review":
+        if (message.game_id !== gameId) break;
+        review = message.review;
+        reviewProgress = null;
+        render();
+        break;
+      case "review_stopped":
+        reviewProgress = null;
+        note(message.message, message.message === "Review cancelled" ? "notice" : "error");
+        render();
+        break;
+      case "learn_result": learnResult(message); break;
+      case "analysis":
+        analysis = message.board;
+        engineOn = message.engine && !!analysis;
+        if (!analysis && mode === "analysis") mode = "game";
+        if (!engineOn || !analysis || (engineInfo && engineInfo.fen !== analysis.fen)) engineInfo = null;
+        render();
+        break;
+      case "engine":
+        if (mode !== "analysis" || !analysis || message.fen !== analysis.fen) break;
+        engineInfo = message;
+        renderAnalysis();
+        renderBoardArrows();
         break;
       case "superseded":
         superseded = true;
@@ -154,9 +199,19 @@
       viewPly = null;
       board.hideArrow();
       hintPending = false;
+      hintShown = false;
       if (grew) $("move-input").value = "";
     }
-    if (newGame) lowWarned = {white: false, black: false};
+    if (newGame) {
+      lowWarned = {white: false, black: false};
+      if (previous) {
+        review = null;
+        reviewProgress = null;
+        learn = null;
+        if (mode === "analysis") closeAnalysis();
+        mode = "game";
+      }
+    }
     if (grew) playMoveSound();
     const animate = grew && viewPly === null && game.last ? game.last : null;
     if (game.clock) {
@@ -186,7 +241,8 @@
   // move with "turn board each move"; Flip turns it round.
   function orientation() {
     let bottom = "white";
-    if (game && game.human) bottom = game.human;
+    if (mode === "learn" && learn) bottom = learnEntry().color;      // the side to find a move for
+    else if (game && game.human) bottom = game.human;
     else if (game && prefs.autoFlip) bottom = game.turn;
     if (flipped) bottom = bottom === "white" ? "black" : "white";
     return bottom;
@@ -194,56 +250,124 @@
 
   function render() {
     if (!game) { renderStatus(); return; }
-    const plies = game.moves.length;
-    const ply = viewPly === null ? plies : viewPly;
     board.setOrientation(orientation());
-    board.setPosition(game.positions[ply]);
-    const move = ply > 0 ? game.moves[ply - 1] : null;
-    board.setHighlights(move ? {from: move.from, to: move.to} : null, game.checks[ply]);
-    board.el.classList.toggle("viewing", viewPly !== null);
-    const live = viewPly === null && !game.over && socket && socket.readyState === WebSocket.OPEN;
-    let movable = null;
-    if (live && !(game.human && game.turn !== game.human)) movable = game.turn;
-    if (movable) board.setMovable(movable, game.legal, game.promotions);
-    else { board.closeChooser(); board.setMovable(null, {}, []); }
+    const open = socket && socket.readyState === WebSocket.OPEN;
+    board.setHintSquare(null);
+    board.setPremove(null);
+    if (mode === "analysis" && analysis) {
+      board.setPosition(analysis.fen);
+      board.setHighlights(analysis.last, analysis.check);
+      board.el.classList.remove("viewing");
+      if (open && !analysis.over) board.setMovable(analysis.turn, analysis.legal, analysis.promotions);
+      else { board.closeChooser(); board.setMovable(null, {}, []); }
+    } else if (mode === "learn" && learn) {
+      renderLearnBoard();
+    } else {
+      const plies = game.moves.length;
+      const ply = viewPly === null ? plies : viewPly;
+      board.setPosition(game.positions[ply]);
+      const move = ply > 0 ? game.moves[ply - 1] : null;
+      board.setHighlights(move ? {from: move.from, to: move.to} : null, game.checks[ply]);
+      board.el.classList.toggle("viewing", viewPly !== null);
+      const live = viewPly === null && !game.over && open;
+      const robotToMove = game.human && game.turn !== game.human;
+      if (live && !robotToMove) board.setMovable(game.turn, game.legal, game.promotions);
+      else if (live && robotToMove) board.setMovable(game.human, game.premove_targets, [], true);
+      else { board.closeChooser(); board.setMovable(null, {}, []); }
+      if (viewPly === null) board.setPremove(game.premove);
+    }
     renderPlayers();
     renderMoves();
     renderActions();
+    renderReview();
+    renderLearn();
+    renderAnalysis();
+    renderBoardArrows();
     renderStatus();
     tickClocks();
+  }
+
+  // The ply the game's view shows (the game now, or the move clicked).
+  function shownPly() {
+    return viewPly === null ? game.moves.length : viewPly;
+  }
+
+  // The review applies to the game's first moves as long as they are the ones it reviewed.
+  function reviewedPlies() {
+    if (!review || !game) return 0;
+    let count = 0;
+    while (count < review.moves.length && count < game.moves.length && review.moves[count] === game.moves[count].uci) {
+      count += 1;
+    }
+    return count;
+  }
+
+  // Arrows on the board: the engine's first moves on the analysis board, the better move at a
+  // marked move of the reviewed game.
+  function renderBoardArrows() {
+    if (mode === "analysis") {
+      const lines = engineInfo ? engineInfo.lines : [];
+      board.drawArrows(lines.map((line, index) => ({from: line.from, to: line.to, kind: `line${index + 1}`})).reverse());
+      return;
+    }
+    if (mode === "learn") return;
+    const ply = shownPly();
+    const entry = ply > 0 && ply <= reviewedPlies() ? review.plies[ply - 1] : null;
+    if (entry && entry.mark && entry.best) board.drawArrows([{from: entry.best.from, to: entry.best.to, kind: "best"}]);
+    else if (!hintShown) board.hideArrow();
+  }
+
+  function boardMove(from, to, promotion, premove) {
+    if (mode === "analysis") send({type: "analysis_move", from, to, promotion});
+    else if (mode === "learn") learnTry(from, to, promotion);
+    else if (premove) send({type: "premove", from, to});
+    else send({type: "move", from, to, promotion});
+  }
+
+  // A right-click, or a click that selects nothing, drops a queued pre-move.
+  function cancelPremove() {
+    if (mode === "game" && game && game.premove) send({type: "premove", cancel: true});
   }
 
   function renderPlayers() {
     const bottom = orientation();
     const top = bottom === "white" ? "black" : "white";
-    const material = materialBalance(game.positions[viewPly === null ? game.moves.length : viewPly]);
+    let material = game.materials[shownPly()];
+    if (mode === "analysis" && analysis) material = analysis.material;
+    else if (mode === "learn" && learn) material = game.materials[learnEntry().ply - 1];
     for (const [bar, colour] of [["player-top", top], ["player-bottom", bottom]]) {
       const el = $(bar);
       el.querySelector(".name").textContent = game.players[colour];
       const robotThinking = thinking && !game.over && game.human && colour !== game.human && game.turn === colour;
       el.querySelector(".thinking").hidden = !robotThinking;
-      const lead = colour === "white" ? material : -material;
-      el.querySelector(".material").textContent = lead > 0 ? `+${lead}` : "";
+      renderMaterial(el.querySelector(".material"), colour, material);
       const slot = el.querySelector(".clock-slot");
       const clock = $(`clock-${colour}`);
       if (clock.parentElement !== slot) slot.appendChild(clock);
     }
   }
 
-  function materialBalance(fen) {
-    const values = {p: 1, n: 3, b: 3, r: 5, q: 9, k: 0};
-    let balance = 0;
-    for (const piece of Object.values(parsePlacement(fen))) {
-      const value = values[piece.toLowerCase()];
-      balance += piece === piece.toUpperCase() ? value : -value;
+  // Beside each player: the pieces it is up (as the opponent's pieces it took) and the points.
+  function renderMaterial(el, colour, material) {
+    el.id = `material-${colour}`;
+    el.textContent = "";
+    const pieces = material ? material[colour] : [];
+    for (const letter of pieces) {
+      const img = document.createElement("img");
+      img.src = pieceUrl(letter);
+      img.alt = letter.toLowerCase();
+      el.appendChild(img);
     }
-    return balance;
+    const lead = material ? (colour === "white" ? material.balance : -material.balance) : 0;
+    if (lead > 0) el.append(`+${lead}`);
+    el.title = lead > 0 ? `${colour === "white" ? "White" : "Black"} is up ${lead} point${lead === 1 ? "" : "s"}` : "";
   }
 
   let renderedMoves = "";
   function renderMoves() {
     const box = $("moves");
-    const key = `${gameId}|${game.moves.map((m) => m.san).join(" ")}|${game.result}`;
+    const reviewed = reviewedPlies();
+    const key = `${gameId}|${game.moves.map((m) => m.san).join(" ")}|${game.result}|${reviewed}`;
     if (key !== renderedMoves) {
       renderedMoves = key;
       box.textContent = "";
@@ -261,14 +385,23 @@
       if (black && game.moves.length) { add("num", `${number}.`); add("move placeholder", "…"); }
       game.moves.forEach((move, index) => {
         if (!black) add("num", `${number}.`);
-        add("move", move.san, index + 1);
+        const el = add("move", move.san, index + 1);
+        const judged = index < reviewed ? review.plies[index] : null;
+        if (judged && judged.mark) {
+          el.classList.add(judged.mark);
+          const glyph = document.createElement("span");
+          glyph.className = "glyph";
+          glyph.textContent = judged.symbol;
+          el.appendChild(glyph);
+          el.title = `${judged.mark[0].toUpperCase()}${judged.mark.slice(1)}: ${judged.reason}`;
+        }
         if (black) number += 1;
         black = !black;
       });
       if (game.over) add("result", game.result);
       box.querySelectorAll(".move.placeholder").forEach((el) => el.classList.remove("move"));
     }
-    const current = viewPly === null ? game.moves.length : viewPly;
+    const current = mode === "game" ? shownPly() : -1;
     let currentEl = null;
     box.querySelectorAll(".move").forEach((el) => {
       const on = Number(el.dataset.ply) === current;
@@ -288,13 +421,21 @@
     const playing = open && !game.over;
     const personToMove = playing && !(game.human && game.turn !== game.human);
     $("takeback").disabled = !(open && game.can_takeback);
-    $("takeback").hidden = !game.settings.takeback;
+    $("takeback").hidden = !game.settings.takeback || game.over;
+    for (const id of ["hint", "offer-draw", "resign"]) $(id).hidden = game.over;
+    $("move-entry").hidden = game.over || mode !== "game";
     $("hint").disabled = !personToMove || hintPending;
     $("offer-draw").disabled = !playing || game.draw_offer !== null;
     $("resign").disabled = !playing;
     $("claim-draw").hidden = !(personToMove && game.claimable);
     $("claim-draw").textContent = game.claimable === "fifty" ? "Claim draw (50 moves)" : "Claim draw (repetition)";
-    $("move-input").disabled = !personToMove;
+    $("move-input").disabled = !personToMove || mode !== "game";
+    $("hint").disabled = $("hint").disabled || mode !== "game";
+    $("review").disabled = !open || game.moves.length === 0 || reviewProgress !== null;
+    $("review").textContent = review && reviewedPlies() === game.moves.length ? "Review ✓" : "Review";
+    $("analysis").setAttribute("aria-pressed", String(mode === "analysis"));
+    $("analysis").disabled = !open;
+    $("over-review").disabled = !open || game.moves.length === 0;
     const plies = game.moves.length;
     const at = viewPly === null ? plies : viewPly;
     $("nav-first").disabled = $("nav-prev").disabled = at === 0;
@@ -306,6 +447,295 @@
       const by = game.draw_offer === "white" ? "White" : "Black";
       $("offer-text").textContent = `${by} offers a draw. ${by === "White" ? "Black" : "White"}, do you accept?`;
     }
+  }
+
+  // ---- the review ----
+
+  function renderReview() {
+    const box = $("review-box");
+    const reviewed = reviewedPlies();
+    box.hidden = mode !== "game" || (!reviewProgress && !(review && reviewed > 0));
+    const progress = $("review-progress");
+    progress.hidden = !reviewProgress;
+    if (reviewProgress) {
+      const {done, total} = reviewProgress;
+      progress.querySelector("progress").value = total ? done / total : 0;
+      progress.querySelector(".text").textContent = `Reviewing: ${done} of ${total} moves`;
+    }
+    const summary = $("review-summary");
+    summary.hidden = !(review && reviewed > 0);
+    if (summary.hidden) return;
+    for (const colour of ["white", "black"]) {
+      const name = `${colour === "white" ? "White" : "Black"}${game.human === colour ? " (you)" : ""}`;
+      Panels.drawAccuracy($(`accuracy-${colour}`), name, review.sides[colour]);
+    }
+    const shown = mode === "game" ? Math.min(shownPly(), reviewed) : null;
+    Panels.drawGraph($("eval-graph"), review.graph.slice(0, reviewed + 1), review.plies.slice(0, reviewed), shown);
+    const reason = $("review-reason"), best = $("review-best");
+    const ply = mode === "game" ? shownPly() : 0;
+    const entry = ply > 0 && ply <= reviewed ? review.plies[ply - 1] : null;
+    reason.className = entry && entry.mark ? entry.mark : "";
+    best.textContent = "";
+    if (!entry) {
+      reason.textContent = reviewed < game.moves.length && ply > reviewed
+        ? `The review covers the first ${reviewed} moves: review again for the rest.`
+        : "Click a move or a point of the graph to see what the engine thinks of it.";
+    } else if (entry.mark) {
+      const word = {inaccuracy: "an inaccuracy", mistake: "a mistake", blunder: "a blunder"}[entry.mark];
+      reason.textContent = `${moveLabel(ply, entry.san)}${entry.symbol} is ${word}: ${entry.reason}.`;
+      best.textContent = `Best was ${entry.best.san}${entry.line.length > 1 ? `, then ${entry.line.slice(1).join(" ")}` : ""}`;
+    } else {
+      reason.textContent = entry.loss === 0 ? `${moveLabel(ply, entry.san)} is the engine's choice.`
+                                            : `${moveLabel(ply, entry.san)} is a good move.`;
+    }
+    const exercises = learnList();
+    $("learn").disabled = exercises.length === 0;
+    $("learn").textContent = exercises.length ? `Learn from your mistakes (${exercises.length})` : "No mistake to learn from";
+  }
+
+  // "3… Nf6" for the move that made ply `ply`.
+  function moveLabel(ply, san) {
+    const fields = game.positions[0].split(" ");
+    const index = ply - 1 + (fields[1] === "b" ? 1 : 0);
+    const number = (Number(fields[5]) || 1) + Math.floor(index / 2);
+    return index % 2 === 0 ? `${number}. ${san}` : `${number}… ${san}`;
+  }
+
+  function startReview() {
+    if ($("game-over").open) $("game-over").close();
+    if (mode === "learn") mode = "game";
+    send({type: "review"});
+  }
+  $("review").addEventListener("click", startReview);
+  $("over-review").addEventListener("click", startReview);
+  $("review-cancel").addEventListener("click", () => send({type: "review_cancel"}));
+  $("eval-graph").addEventListener("click", (event) => {
+    const point = event.target.closest("[data-ply]");
+    if (!point) return;
+    if (mode !== "game") leaveMode();
+    view(Number(point.dataset.ply));
+  });
+  $("review-pgn").addEventListener("click", () => {
+    if (review) download(review.pgn, "reviewed");
+  });
+
+  // ---- learn from your mistakes ----
+
+  // The exercises: your mistakes and blunders against the robot, both players' between people.
+  function learnList() {
+    if (!review) return [];
+    const reviewed = reviewedPlies();
+    return review.plies.filter((entry) => entry.exercise && entry.ply <= reviewed &&
+                                          (!game.human || entry.color === game.human));
+  }
+
+  function learnEntry() {
+    return learn.list[Math.min(learn.index, learn.list.length - 1)];
+  }
+
+  function startLearn() {
+    const list = learnList();
+    if (!list.length) return;
+    if (analysis) closeAnalysis();
+    learn = {list, index: 0, found: 0, solved: false, shown: false, waiting: false, feedback: "", kind: ""};
+    mode = "learn";
+    render();
+  }
+  $("learn").addEventListener("click", startLearn);
+
+  function renderLearnBoard() {
+    const entry = learnEntry();
+    const done = learn.index >= learn.list.length;
+    board.setPosition(entry.exercise.fen);
+    board.setHighlights(null, null);
+    board.el.classList.remove("viewing");
+    if (!done && !learn.solved && !learn.waiting) {
+      board.setMovable(entry.color, entry.exercise.legal, entry.exercise.promotions);
+    } else {
+      board.setMovable(null, {}, []);
+    }
+    if (learn.hint && !done) board.setHintSquare(entry.best.from);
+    if ((learn.shown || learn.solved) && !done) {
+      board.drawArrows([{from: entry.best.from, to: entry.best.to, kind: "best"}]);
+    } else {
+      board.hideArrow();
+    }
+  }
+
+  function renderLearn() {
+    const box = $("learn-box");
+    box.hidden = mode !== "learn" || !learn;
+    if (box.hidden) return;
+    const done = learn.index >= learn.list.length;
+    const entry = learnEntry();
+    box.dataset.ply = done ? "" : String(entry.ply);
+    if (done) {
+      $("learn-prompt").textContent = `Done: you found ${learn.found} of ${learn.list.length} better ` +
+        `move${learn.list.length === 1 ? "" : "s"}.`;
+    } else {
+      const side = entry.color === "white" ? "White" : "Black";
+      $("learn-prompt").textContent = `${learn.index + 1} of ${learn.list.length}: ` +
+        `${moveLabel(entry.ply, entry.san)}${entry.symbol} was ${entry.mark === "blunder" ? "a blunder" : "a mistake"}. ` +
+        `Find a better move for ${side}.`;
+    }
+    const feedback = $("learn-feedback");
+    feedback.textContent = learn.feedback;
+    feedback.className = learn.kind;
+    $("learn-hint").disabled = done || learn.solved || learn.hint;
+    $("learn-solution").disabled = done || learn.solved || learn.shown;
+    $("learn-next").disabled = done;
+    $("learn-next").textContent = learn.solved || learn.shown ? "Next" : "Skip";
+    $("learn-stop").textContent = done ? "Close" : "Stop";
+  }
+
+  function learnTry(from, to, promotion) {
+    const entry = learnEntry();
+    learn.waiting = true;
+    learn.feedback = "Checking…";
+    learn.kind = "";
+    send({type: "learn_try", ply: entry.ply, from, to, promotion});
+    render();
+  }
+
+  function learnResult(message) {
+    if (!learn || mode !== "learn" || learnEntry().ply !== message.ply) return;
+    learn.waiting = false;
+    learn.feedback = message.message;
+    learn.kind = message.accepted ? "good" : "bad";
+    if (message.accepted) {
+      if (!learn.shown && !learn.solved) learn.found += 1;
+      learn.solved = true;
+    }
+    render();
+    if (message.accepted) board.setHighlights({from: message.uci.slice(0, 2), to: message.uci.slice(2, 4)}, null);
+  }
+
+  function nextExercise() {
+    learn.index += 1;
+    Object.assign(learn, {solved: false, shown: false, hint: false, waiting: false, feedback: "", kind: ""});
+    render();
+  }
+  $("learn-next").addEventListener("click", nextExercise);
+  $("learn-hint").addEventListener("click", () => {
+    learn.hint = true;
+    learn.feedback = "The piece to move is marked.";
+    learn.kind = "";
+    render();
+  });
+  $("learn-solution").addEventListener("click", () => {
+    const entry = learnEntry();
+    learn.shown = true;
+    learn.feedback = `The engine's move: ${entry.best.san} (${entry.line.join(" ")})`;
+    learn.kind = "";
+    render();
+  });
+  $("learn-stop").addEventListener("click", leaveMode);
+
+  // Back to the game from an exercise or the analysis board.
+  function leaveMode() {
+    if (mode === "analysis") closeAnalysis();
+    mode = "game";
+    learn = null;
+    render();
+  }
+
+  // ---- the analysis board ----
+
+  function openAnalysis(ply) {
+    mode = "analysis";
+    learn = null;
+    send({type: "analysis", ply});
+    if (!engineOn && $("engine-toggle").checked) send({type: "engine", on: true});
+    render();
+  }
+
+  function closeAnalysis() {
+    send({type: "analysis", on: false});
+    analysis = null;
+    engineOn = false;
+    engineInfo = null;
+    mode = "game";
+  }
+
+  $("analysis").addEventListener("click", () => {
+    if (mode === "analysis") leaveMode();
+    else openAnalysis(shownPly());
+  });
+  $("engine-toggle").addEventListener("change", () => {
+    if (mode === "analysis") send({type: "engine", on: $("engine-toggle").checked});
+  });
+  $("engine-lines").addEventListener("click", (event) => {
+    const line = event.target.closest(".line");
+    if (line && analysis && !analysis.over) send({type: "analysis_move", from: line.dataset.from, to: line.dataset.to, promotion: "q"});
+  });
+  $("analysis-line").addEventListener("click", (event) => {
+    const move = event.target.closest("[data-index]");
+    if (move) send({type: "analysis_goto", index: Number(move.dataset.index)});
+  });
+  $("analysis-load").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("analysis-position").value.trim();
+    if (text) send({type: "analysis_position", position: text});
+  });
+
+  function analysisStep(delta) {
+    if (!analysis) return;
+    const index = Math.max(0, Math.min(analysis.line.length, analysis.index + delta));
+    if (index !== analysis.index) send({type: "analysis_goto", index});
+  }
+
+  // A score for the narrow bar: one decimal ("+0.35" -> "0.3"), mates as they are ("#-2").
+  function barText(score) {
+    if (!score || score.startsWith("#")) return score || "";
+    return Math.abs(Number(score)).toFixed(1);
+  }
+
+  function renderAnalysis() {
+    const box = $("analysis-box");
+    const on = mode === "analysis" && !!analysis;
+    box.hidden = !(mode === "analysis");
+    const bar = $("eval-bar");
+    const reviewed = reviewedPlies();
+    let chances = null, text = "";
+    if (on && engineInfo && engineInfo.lines.length) {
+      chances = engineInfo.bar;
+      text = barText(engineInfo.lines[0].score);
+    } else if (on && analysis.over) {
+      chances = analysis.over.startsWith("Checkmate: White") ? 1 : analysis.over.startsWith("Checkmate") ? -1 : 0;
+      text = analysis.over.startsWith("Checkmate") ? "#" : "½";
+    } else if (mode === "game" && review && shownPly() <= reviewed) {
+      const point = review.graph[shownPly()];
+      chances = point.y;
+      text = point.text === "checkmate" ? "#" : barText(point.text);
+    }
+    bar.hidden = chances === null && !(on && engineOn);
+    if (!bar.hidden) Panels.setBar(bar, chances === null ? 0 : chances, text, orientation() === "white");
+    document.body.classList.toggle("with-bar", !bar.hidden);
+    if (!(mode === "analysis")) return;
+    $("engine-toggle").checked = engineOn || (!analysis && $("engine-toggle").checked);
+    $("engine-depth").textContent = on && engineOn ? (engineInfo ? `depth ${engineInfo.depth}` : "starting…") : "";
+    $("analysis-origin").textContent = analysis ? `from ${analysis.origin}` : "";
+    Panels.drawLines($("engine-lines"), on && engineOn && engineInfo ? engineInfo.lines : []);
+    const lineBox = $("analysis-line");
+    lineBox.textContent = "";
+    if (!analysis) return;
+    const fields = analysis.start_fen.split(" ");
+    let number = Number(fields[5]) || 1;
+    let black = fields[1] === "b";
+    const start = document.createElement("span");
+    start.className = "move" + (analysis.index === 0 ? " current" : "");
+    start.dataset.index = "0";
+    start.textContent = "start";
+    lineBox.appendChild(start);
+    analysis.line.forEach((san, index) => {
+      const el = document.createElement("span");
+      el.className = "move" + (analysis.index === index + 1 ? " current" : "");
+      el.dataset.index = String(index + 1);
+      el.textContent = `${black ? (index === 0 ? `${number}… ` : "") : `${number}. `}${san}`;
+      if (black) number += 1;
+      black = !black;
+      lineBox.appendChild(el);
+    });
   }
 
   function note(text, kind, ms) {
@@ -320,7 +750,17 @@
     if (game && !game.over && game.draw_offer && game.human && game.draw_offer === game.human) {
       text = "You offered a draw: Jitfish is considering it…";
     }
-    if (game && viewPly !== null) text = `Viewing move ${viewPly} of ${game.moves.length}: press End or » to return`;
+    if (game && viewPly !== null && mode === "game") {
+      text = `Viewing move ${viewPly} of ${game.moves.length}: press End or » to return`;
+    }
+    if (game && mode === "analysis" && analysis) {
+      text = analysis.over || `Analysis board: ${analysis.turn === "white" ? "White" : "Black"} to move`;
+      kind = "";
+    } else if (game && mode === "learn" && learn) {
+      text = learn.index < learn.list.length ? `Learn from your mistakes: ${learn.index + 1} of ${learn.list.length}`
+                                             : "Learn from your mistakes: done";
+      kind = "";
+    }
     if (statusNote && performance.now() < statusNote.until) {
       text = statusNote.text;
       kind = statusNote.kind === "offline" ? "error" : statusNote.kind;
@@ -392,7 +832,12 @@
     const plies = game.moves.length;
     ply = Math.max(0, Math.min(plies, ply));
     viewPly = ply === plies ? null : ply;
-    if (viewPly !== null) board.hideArrow();
+    if (viewPly !== null) {
+      board.hideArrow();
+      hintShown = false;
+    }
+    if (mode === "analysis") openAnalysis(ply);        // the analysis board follows the game's moves
+    else if (mode === "learn") leaveMode();
     render();
   }
   const currentPly = () => (viewPly === null ? (game ? game.moves.length : 0) : viewPly);
@@ -408,8 +853,11 @@
     const tag = event.target.tagName;
     if (["INPUT", "TEXTAREA", "SELECT"].includes(tag) || event.ctrlKey || event.metaKey || event.altKey) return;
     if ($("game-over").open) return;
-    const keys = {ArrowLeft: () => view(currentPly() - 1), ArrowRight: () => view(currentPly() + 1),
-                  Home: () => view(0), End: () => view(Infinity), f: flip};
+    const keys = mode === "analysis"
+      ? {ArrowLeft: () => analysisStep(-1), ArrowRight: () => analysisStep(1), Home: () => analysisStep(-Infinity),
+         End: () => analysisStep(Infinity), f: flip, Escape: leaveMode}
+      : {ArrowLeft: () => view(currentPly() - 1), ArrowRight: () => view(currentPly() + 1),
+         Home: () => view(0), End: () => view(Infinity), f: flip};
     if (keys[event.key]) {
       event.preventDefault();
       keys[event.key]();
@@ -462,12 +910,15 @@
   confirming("resign", "Really resign?", () => true, () => send({type: "resign"}));
 
   function downloadPgn() {
-    if (!game) return;
-    const blob = new Blob([game.pgn], {type: "application/x-chess-pgn"});
+    if (game) download(game.pgn, "");
+  }
+
+  function download(text, suffix) {
+    const blob = new Blob([text], {type: "application/x-chess-pgn"});
     const link = document.createElement("a");
     const stamp = new Date().toISOString().slice(0, 16).replace(/[-:T]/g, "");
     link.href = URL.createObjectURL(blob);
-    link.download = `jitfish-${stamp}.pgn`;
+    link.download = `jitfish-${stamp}${suffix ? `-${suffix}` : ""}.pgn`;
     document.body.appendChild(link);
     link.click();
     link.remove();
@@ -649,7 +1100,7 @@
   });
   $("over-close").addEventListener("click", () => $("game-over").close());
   $("use-position").addEventListener("click", () => {
-    if (game) $("position").value = game.positions[currentPly()];
+    if (game) $("position").value = mode === "analysis" && analysis ? analysis.fen : game.positions[currentPly()];
     formChanged(true);
   });
 

@@ -1,12 +1,14 @@
 // The chess board widget of `jitfish web`: draws a position, lets the player move by drag and drop
 // or by clicking a piece then a square (mouse and touch), shows legal destinations, the last
-// move, check, a hint arrow and the promotion chooser. It knows no chess rules: the legal moves
-// come from the server (through app.js) as {from: [to, ...]}.
+// move, check, arrows (a hint, the review's better move, the engine's lines), a queued pre-move
+// and the promotion chooser. It knows no chess rules: the legal moves come from the server
+// (through app.js) as {from: [to, ...]}; for a pre-move, where each piece may go.
 "use strict";
 
 const FILES = "abcdefgh";
 const PIECE_NAMES = {p: "P", n: "N", b: "B", r: "R", q: "Q", k: "K"};
 const SVG_NS = "http://www.w3.org/2000/svg";
+const ARROW_KINDS = ["hint", "best", "line1", "line2", "line3"];
 
 function pieceUrl(piece) {           // piece: FEN letter, upper case for White
   const colour = piece === piece.toUpperCase() ? "w" : "b";
@@ -32,10 +34,16 @@ function parsePlacement(fen) {
 }
 
 class ChessBoard {
-  // el: an empty element; onMove(from, to, promotion) is called for a move the player made.
-  constructor(el, onMove) {
+  // el: an empty element; onMove(from, to, promotion, premove) is called for a move the player
+  // made (premove: made while the opponent is to move), onCancel() for a right-click or a click
+  // that selects nothing (it drops a queued pre-move).
+  constructor(el, onMove, onCancel) {
     this.el = el;
     this.onMove = onMove;
+    this.onCancel = onCancel || (() => {});
+    this.premoving = false;          // the movable side's moves are pre-moves: no chooser, no slide
+    this.premove = null;             // {from, to} queued
+    this.hintSquare = null;
     this.orientation = "white";
     this.placement = {};
     this.legal = {};                 // from -> [to, ...] for the side the player may move
@@ -60,15 +68,20 @@ class ChessBoard {
     this.arrowLayer = document.createElementNS(SVG_NS, "svg");
     this.arrowLayer.setAttribute("class", "arrows");
     this.arrowLayer.setAttribute("viewBox", "0 0 8 8");
-    this.arrowLayer.innerHTML = '<defs><marker id="arrowhead" markerWidth="4" markerHeight="4" refX="2.05" ' +
-      'refY="2" orient="auto"><path d="M0,0 V4 L3,2 Z"></path></marker></defs>';
+    this.arrowLayer.innerHTML = "<defs>" + ARROW_KINDS.map((kind) =>
+      `<marker id="arrowhead-${kind}" class="arrowhead ${kind}" markerWidth="4" markerHeight="4" refX="2.05" ` +
+      'refY="2" orient="auto"><path d="M0,0 V4 L3,2 Z"></path></marker>').join("") + "</defs>";
     this.el.appendChild(this.arrowLayer);
     this.layout();
     this.grid.addEventListener("pointerdown", (e) => this.pointerDown(e));
     window.addEventListener("pointermove", (e) => this.pointerMove(e));
     window.addEventListener("pointerup", (e) => this.pointerUp(e));
     window.addEventListener("pointercancel", () => this.cancelDrag());
-    this.grid.addEventListener("contextmenu", (e) => e.preventDefault());
+    this.grid.addEventListener("contextmenu", (e) => {
+      e.preventDefault();
+      this.select(null);
+      this.onCancel();
+    });
   }
 
   // Name the 64 cells for the orientation (white or black at the bottom) and add coordinates.
@@ -135,11 +148,13 @@ class ChessBoard {
     }
   }
 
-  // Which side may move now and its legal moves ({} and null to freeze the board).
-  setMovable(colour, legal, promotions) {
+  // Which side may move now and its legal moves ({} and null to freeze the board); with
+  // `premove`, where its pieces may be pre-moved while the opponent thinks.
+  setMovable(colour, legal, promotions, premove) {
     this.movable = colour;
     this.legal = legal || {};
     this.promotions = new Set(promotions || []);
+    this.premoving = !!premove;
     if (this.selected && !(this.legal[this.selected] || []).length) this.selected = null;
     this.drawMarks();
   }
@@ -150,11 +165,23 @@ class ChessBoard {
     this.drawMarks();
   }
 
+  setPremove(premove) {             // {from, to} or null
+    this.premove = premove;
+    this.drawMarks();
+  }
+
+  setHintSquare(square) {           // the piece to move, for "show hint"
+    this.hintSquare = square;
+    this.drawMarks();
+  }
+
   drawMarks() {
     for (const [name, cell] of Object.entries(this.squares)) {
       cell.classList.toggle("last-move", !!this.last && (this.last.from === name || this.last.to === name));
       cell.classList.toggle("check", this.check === name);
       cell.classList.toggle("selected", this.selected === name);
+      cell.classList.toggle("premove", !!this.premove && (this.premove.from === name || this.premove.to === name));
+      cell.classList.toggle("hint-square", this.hintSquare === name);
       const target = !!this.selected && (this.legal[this.selected] || []).includes(name);
       cell.classList.toggle("target", target && !this.placement[name]);
       cell.classList.toggle("capture-target", target && !!this.placement[name]);
@@ -198,6 +225,7 @@ class ChessBoard {
       return;
     }
     if (this.selected) this.select(null);
+    this.onCancel();
   }
 
   pointerMove(event) {
@@ -253,6 +281,10 @@ class ChessBoard {
 
   async tryMove(from, to) {
     this.select(null);
+    if (this.premoving) {              // queued, not made: the server says when it is played
+      this.onMove(from, to, null, true);
+      return;
+    }
     let promotion = null;
     if (this.promotions.has(from + to)) {
       const white = this.placement[from] === this.placement[from].toUpperCase();
@@ -344,27 +376,35 @@ class ChessBoard {
     img.addEventListener("transitionend", () => { img.style.transition = ""; img.style.zIndex = ""; }, {once: true});
   }
 
-  showArrow(from, to) {
+  // Arrows [{from, to, kind}], kind one of ARROW_KINDS (its colour is the style sheet's).
+  drawArrows(arrows) {
     this.hideArrow();
-    const centre = (name) => {
-      const file = FILES.indexOf(name[0]), rank = Number(name[1]);
-      const x = this.orientation === "white" ? file : 7 - file;
-      const y = this.orientation === "white" ? 8 - rank : rank - 1;
-      return [x + 0.5, y + 0.5];
-    };
-    const [x1, y1] = centre(from), [x2, y2] = centre(to);
-    const length = Math.hypot(x2 - x1, y2 - y1);
-    const shorten = 0.35 / length;
-    const line = document.createElementNS(SVG_NS, "line");
-    line.setAttribute("class", "hint-arrow");
-    line.setAttribute("x1", x1);
-    line.setAttribute("y1", y1);
-    line.setAttribute("x2", x2 - (x2 - x1) * shorten);
-    line.setAttribute("y2", y2 - (y2 - y1) * shorten);
-    line.setAttribute("marker-end", "url(#arrowhead)");
-    line.dataset.from = from;
-    line.dataset.to = to;
-    this.arrowLayer.appendChild(line);
+    for (const {from, to, kind} of arrows) {
+      if (!from || !to || from === to) continue;
+      const centre = (name) => {
+        const file = FILES.indexOf(name[0]), rank = Number(name[1]);
+        const x = this.orientation === "white" ? file : 7 - file;
+        const y = this.orientation === "white" ? 8 - rank : rank - 1;
+        return [x + 0.5, y + 0.5];
+      };
+      const [x1, y1] = centre(from), [x2, y2] = centre(to);
+      const length = Math.hypot(x2 - x1, y2 - y1);
+      const shorten = 0.35 / length;
+      const line = document.createElementNS(SVG_NS, "line");
+      line.setAttribute("class", `${kind}-arrow`);
+      line.setAttribute("x1", x1);
+      line.setAttribute("y1", y1);
+      line.setAttribute("x2", x2 - (x2 - x1) * shorten);
+      line.setAttribute("y2", y2 - (y2 - y1) * shorten);
+      line.setAttribute("marker-end", `url(#arrowhead-${kind})`);
+      line.dataset.from = from;
+      line.dataset.to = to;
+      this.arrowLayer.appendChild(line);
+    }
+  }
+
+  showArrow(from, to) {
+    this.drawArrows([{from, to, kind: "hint"}]);
   }
 
   hideArrow() {
