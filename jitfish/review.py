@@ -334,7 +334,7 @@ def game_accuracy(white_cps: Sequence[int], first: chess.Color) -> dict[chess.Co
 # ---- why a move is bad, in words ----------------------------------------------------------------
 
 LINE_PLIES = 6                    # material is counted this far into a line...
-LINE_PLIES_MAX = 10               # ...and further while captures go on, up to here
+LINE_PLIES_MAX = 10               # ...and further while captures go on there, up to here
 MATERIAL_CP = 100                 # a pawn: less than this is no material reason
 PIECE_CP = {chess.PAWN: PIECE_VALUES[PAWN], chess.KNIGHT: PIECE_VALUES[KNIGHT], chess.BISHOP: PIECE_VALUES[BISHOP],
             chess.ROOK: PIECE_VALUES[ROOK], chess.QUEEN: PIECE_VALUES[QUEEN], chess.KING: 0}
@@ -380,23 +380,51 @@ def material(board: chess.Board, side: chess.Color) -> int:
 
 def material_swing(position: chess.Board, line: Sequence[chess.Move], side: chess.Color) -> Swing:
     """The material `line` wins or loses for `side`, counted after LINE_PLIES plies, or later
-    when captures are still going on (so that an exchange is seen to its end)."""
+    while the captures going on there go on. A line that ends on a capture (engines cut their
+    lines short) gets the recaptures it leaves out."""
     board = position.copy(stack=False)
     start = material(board, side)
     captures: list[Capture] = []
+    previous: chess.Move | None = None
+    ran_out = True
     for index, move in enumerate(line[:LINE_PLIES_MAX]):
-        if index >= LINE_PLIES and not board.is_capture(move):
-            break
         if not board.is_legal(move):
             break
-        if board.is_capture(move):
-            square = move.to_square
-            if board.is_en_passant(move):
-                square = chess.square(chess.square_file(move.to_square), chess.square_rank(move.from_square))
-            taken = board.piece_at(square)
-            captures.append(Capture(taken.piece_type, square, board.san(move), taken.color))
-        board.push(move)
+        goes_on = previous is not None and board.is_capture(move)
+        if index >= LINE_PLIES and not goes_on:
+            ran_out = False
+            break
+        previous = move if board.is_capture(move) else None
+        captures.append(_take(board, move)) if board.is_capture(move) else board.push(move)
+    if ran_out and previous is not None:
+        _finish_exchange(board, previous.to_square, captures)
     return Swing(material(board, side) - start, tuple(captures))
+
+
+def _take(board: chess.Board, move: chess.Move) -> Capture:
+    """Play the capture `move`, saying what it took."""
+    square = move.to_square
+    if board.is_en_passant(move):
+        square = chess.square(chess.square_file(move.to_square), chess.square_rank(move.from_square))
+    taken = board.piece_at(square)
+    capture = Capture(taken.piece_type, square, board.san(move), taken.color)
+    board.push(move)
+    return capture
+
+
+def _finish_exchange(board: chess.Board, square: int, captures: list[Capture]) -> None:
+    """Recapture on `square` with the cheapest piece while that wins material or the square is
+    left undefended (a static exchange, as far as a line cut short needs one)."""
+    while True:
+        takes = [m for m in board.legal_moves if m.to_square == square and board.is_capture(m)]
+        if not takes:
+            return
+        move = min(takes, key=lambda m: PIECE_CP[board.piece_type_at(m.from_square)])
+        attacker = PIECE_CP[board.piece_type_at(move.from_square)]
+        victim = PIECE_CP[board.piece_type_at(square)]
+        if victim < attacker and board.is_attacked_by(not board.turn, square):
+            return
+        captures.append(_take(board, move))
 
 
 def _piece_phrase(capture: Capture, change: int, definite: bool) -> str:
@@ -442,7 +470,7 @@ def reason(position: chess.Board, played: chess.Move, verdict: Verdict, after: E
             return f"allows {refutation[0] if refutation else 'the reply'}, losing material"
         phrase = _piece_phrase(given[0], lost.change, definite=True)
         if taken and given[0].piece != chess.PAWN:
-            return f"gives {phrase} for {_piece_phrase(taken[0], 0, definite=False)} ({given[0].by})"
+            return f"loses {phrase} to {given[0].by} for {_piece_phrase(taken[0], 0, definite=False)}"
         return f"loses {phrase} to {given[0].by}"
     if won.change >= MATERIAL_CP and won.change - lost.change >= MATERIAL_CP:
         taken = won.net(not mover)

@@ -88,10 +88,10 @@ def test_a_hanging_piece_is_named_with_the_move_that_takes_it():
                                          90, ("exf5", "Kd2"))
     assert verdict.judgement.name == "blunder"
     assert reason(board, move, verdict, after) == "loses the knight on f5 to exf5"
-    # A knight given for a pawn is said as such.
+    # A knight lost for a pawn is said as such.
     board, move, verdict, after = judged("rnbqkb1r/pppp1ppp/5n2/4p3/2B1P3/3P4/PPP2PPP/RNBQK1NR b KQkq - 0 3",
                                          "Nxe4", -20, ("Nc6", "Nf3"), 180, ("dxe4", "Bc5"))
-    assert reason(board, move, verdict, after) == "gives the knight on e4 for a pawn (dxe4)"
+    assert reason(board, move, verdict, after) == "loses the knight on e4 to dxe4 for a pawn"
 
 
 def test_mates_allowed_and_missed():
@@ -136,3 +136,11 @@ def test_an_exchange_is_counted_to_its_end():
                          Capture(chess.BISHOP, chess.D3, "Bxd3", chess.BLACK),
                          Capture(chess.PAWN, chess.B2, "Qxb2", chess.WHITE)))
     assert [c.by for c in swing.net(chess.WHITE)] == ["Qxb2"] and swing.net(chess.BLACK) == []
+
+
+def test_a_line_cut_short_on_a_capture_gets_its_recapture():
+    """An engine's line may end on Qxf3 with gxf3 left out: no queen is won there."""
+    board = chess.Board("r5k1/5ppp/8/8/8/5Q1q/5PPP/6K1 b - - 0 1")
+    assert material_swing(board, line(board, "Qxf3"), chess.BLACK).change == 0
+    hanging = chess.Board("r5k1/5ppp/8/8/8/5Q1q/7P/6K1 b - - 0 1")           # nothing recaptures
+    assert material_swing(hanging, line(hanging, "Qxf3"), chess.BLACK).change == 900
