@@ -141,9 +141,10 @@ def start(page, opponent: str, *, position: str = "", clock: str = "none", level
         page.select_option("#level", level)
         page.set_checked("#pause", pause)
     page.select_option("#clock", clock)
-    if page.get_attribute("#position-box", "open") is None:
-        page.click("#position-box summary")
-    page.fill("#position", position)
+    if position or page.input_value("#position"):
+        if page.get_attribute("#position-box", "open") is None:
+            page.click("#position-box summary")
+        page.fill("#position", position)
     page.click("#new-game")
     wait_moves(page, 0)
 

@@ -714,6 +714,9 @@ def test_learn_from_mistakes_accepts_a_good_move_and_refuses_a_bad_one():
                 await page.send({"type": "learn_try", "ply": 6, "from": origin, "to": target})
                 results.append(await page.expect("learn_result"))
             played, bad, good = results
+            await page.send({"type": "learn_try", "ply": 6, "from": "a7", "to": "a5"})     # one try at a time
+            assert "wait for the answer" in await page.error({"type": "learn_try", "ply": 6, "from": "a7", "to": "a6"})
+            await page.expect("learn_result")
             assert not played["accepted"] and "move of the game" in played["message"]
             assert not bad["accepted"] and bad["message"] == "a6 is not better: allows mate in 1 (Qxf7#)."
             assert good["accepted"] and good["san"] == best["san"]

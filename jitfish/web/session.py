@@ -55,6 +55,7 @@ class Session:
         self.review_message: dict[str, Any] | None = None
         self.review_task: asyncio.Task | None = None
         self.review_progress = (0, 0)
+        self.attempt_pending = False           # a move tried in "learn from your mistakes" is being judged
         self.analysis: AnalysisBoard | None = None
         self.analyst: Analyst | None = None
 
@@ -331,6 +332,9 @@ class Session:
         if not review.exercise:
             raise GameError("that move was not a mistake")
         move = resolve_drag(review.before, message.get("from"), message.get("to"), message.get("promotion"))
+        if self.attempt_pending:
+            raise GameError("wait for the answer to your last try")
+        self.attempt_pending = True
         self._spawn(self._judge_attempt(self.review, review, move))
 
     async def _judge_attempt(self, game_review: GameReview, review, move: chess.Move) -> None:
@@ -339,6 +343,8 @@ class Session:
         except RobotError as exc:
             await self.emit({"type": "error", "message": f"No judgement: {exc}"})
             return
+        finally:
+            self.attempt_pending = False
         if game_review is not self.review:
             return
         await self.emit({"type": "learn_result", "ply": review.ply, "uci": move.uci(),

@@ -751,7 +751,7 @@
       text = "You offered a draw: Jitfish is considering it…";
     }
     if (game && viewPly !== null && mode === "game") {
-      text = `Viewing move ${viewPly} of ${game.moves.length}: press End or » to return`;
+      text = `Move ${viewPly} of ${game.moves.length} (End or » for the game now)`;
     }
     if (game && mode === "analysis" && analysis) {
       text = analysis.over || `Analysis board: ${analysis.turn === "white" ? "White" : "Black"} to move`;
