@@ -367,7 +367,8 @@ class Session:
         board = game.root.copy()
         for record in game.plies[:ply]:
             board.push(record.move)
-        self.analysis = AnalysisBoard(board, f"the game after {ply} moves" if ply else "the game's start")
+        side = "White" if board.turn == chess.WHITE else "Black"
+        self.analysis = AnalysisBoard(board, f"the game, move {board.fullmove_number}, {side} to move")
         await self._analysis_changed()
 
     async def _analysis_position(self, message: dict[str, Any]) -> None:
