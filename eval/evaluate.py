@@ -420,12 +420,20 @@ def _noise(key, amplitude, seed):
 
 
 @kernel
+def _bare_king(bb):
+    """Has either side nothing left but its king?"""
+    return bb[BB_WHITE + WHITE] == bb[make_piece(WHITE, KING)] or bb[BB_WHITE + BLACK] == bb[make_piece(BLACK, KING)]
+
+
+@kernel
 def evaluate(tab, pos, ws, trace):
     """Score in centipawns for the side to move, with weights from the workspace `ws`: the
-    network's when one is loaded (not when tracing), else the hand-crafted terms'. When `trace`
-    is true, the term counts are added to the (zeroed) trace region of `ws`."""
+    network's when one is loaded (not when tracing, nor against a bare king: the network learnt
+    from games that were adjudicated before such endings, and the hand-crafted mop-up mates), else
+    the hand-crafted terms'. When `trace` is true, the term counts are added to the (zeroed) trace
+    region of `ws`."""
     bb, st = pos
-    if ws[W_NNUE + R_ON] and not trace:
+    if ws[W_NNUE + R_ON] and not trace and not _bare_king(bb):
         score = output(pos, ws[W_NNUE:W_PAWN_CACHE])
         if ws[W_NOISE] != 0:
             score += _noise(current_key(pos), ws[W_NOISE], ws[W_NOISE + 1])

@@ -216,3 +216,17 @@ def test_the_shipped_network_is_the_default_and_empty_means_hand_crafted(tmp_pat
     default, explicit = Searcher(1), Searcher(1, network=str(tmp_path / "network.npz"))
     assert default.network and default.static_eval(board) == explicit.static_eval(board)
     assert not Searcher(1, network="").network
+
+
+@pytest.mark.parametrize("fen", ["8/8/8/4k3/8/8/8/R3K3 w - - 0 1", "8/8/8/3k4/8/8/8/2B1KN2 b - - 0 1",
+                                 "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "3qk3/8/8/8/8/8/8/4K3 w - - 0 1"])
+def test_a_bare_king_is_judged_by_the_hand_crafted_evaluation(net_file, fen):
+    """The network never saw these endings played out (games were adjudicated before them): the
+    hand-crafted evaluation, whose mop-up drives the bare king to mate, judges them."""
+    hand_crafted, network = Searcher(1, network=""), Searcher(1, network=net_file)
+    board = Board(fen)
+    assert network.static_eval(board) == hand_crafted.static_eval(board)
+    board = Board("4k3/8/8/8/8/8/4P3/R3K3 w - - 0 1")      # a pawn more and the black king alone ...
+    assert network.static_eval(board) == hand_crafted.static_eval(board)
+    board = Board("4k3/4p3/8/8/8/8/4P3/R3K3 w - - 0 1")    # ... but not once it has a pawn
+    assert network.static_eval(board) != hand_crafted.static_eval(board)
