@@ -82,10 +82,11 @@ TB_HITS = WS_CTL + CTL_TB_HITS
 
 @kernel
 def _stopped(ws):
-    """Count a node and tell whether the search must unwind (stop flag or node limit)."""
-    ws[NODES] += 1
+    """Count a node and tell whether the search must unwind (stop flag or node limit); a search
+    that is unwinding counts no more nodes, so a node limit is exact."""
     if ws[STOP]:
         return True
+    ws[NODES] += 1
     if ws[NODE_LIMIT] and ws[NODES] >= ws[NODE_LIMIT]:
         ws[STOP] = 1
         return True

@@ -25,6 +25,7 @@ import chess.pgn
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from jitfish.web.robot import Adviser, Robot
 from jitfish.web.server import MAX_MESSAGE, WebServer
 from tests.uci_driver import quiet_machine  # noqa: F401  (the fixture)
 
@@ -824,4 +825,27 @@ def test_the_material_each_side_is_up_in_every_position():
             assert len(materials) == 6 and materials[0] == {"white": [], "black": [], "balance": 0}
             assert materials[3] == {"white": ["p"], "black": [], "balance": 1}
             assert materials[4] == materials[0]
+    asyncio.run(scenario())
+
+
+def test_robot_and_adviser_start_again_an_engine_that_died():
+    """A killed engine process is replaced at the next request, for the robot and the adviser."""
+    async def scenario() -> None:
+        robot, adviser = Robot(), Adviser()
+        board = chess.Board()
+        try:
+            await robot.set_level(800)
+            await adviser.analyse(board, chess.engine.Limit(nodes=2000))
+            killed = [owner.engine.transport.get_pid() for owner in (robot, adviser)]
+            for pid in killed:
+                os.kill(pid, signal.SIGKILL)
+            await asyncio.sleep(0.5)
+            move = await robot.move(board, None, lambda: 0.0, 0.0, object())
+            info = await adviser.analyse(board, chess.engine.Limit(nodes=2000))
+            assert move in board.legal_moves and info["pv"][0] in board.legal_moves
+            assert all(owner.engine.transport.get_pid() != pid for owner, pid in zip((robot, adviser), killed))
+        finally:
+            await robot.close()
+            await adviser.close()
+
     asyncio.run(scenario())

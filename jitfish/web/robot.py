@@ -14,7 +14,7 @@ import asyncio
 import logging
 import subprocess
 import sys
-from typing import Callable
+from typing import Awaitable, Callable, TypeVar
 
 import chess
 import chess.engine
@@ -27,6 +27,7 @@ from jitfish.robot_policy import (HINT_SECONDS, JUDGE_SECONDS, Suggestion, accep
                                   score_for)
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 ENGINE_COMMAND = [sys.executable, "-m", "jitfish"]   # the same Python, the same package
 # The engines run in a process group of their own: Ctrl-C in the terminal reaches only the server,
@@ -42,12 +43,32 @@ START_TIMEOUT = 120.0          # a cold numba cache compiles for about a minute 
 LEVEL_CHOICES = [
     (MIN_ELO, "Beginner"), (600, "Novice"), (800, "Casual player"), (1000, "Improver"),
     (1200, "Club newcomer"), (1400, "Club player"), (1600, "Strong club player"), (1800, "Expert"),
-    (FULL_STRENGTH_ELO, "Full strength"),
+    (2000, "Candidate master"), (2200, "Master"), (FULL_STRENGTH_ELO, "Full strength"),
 ]
 
 
 class RobotError(RuntimeError):
     """The engine process could not be started or stopped answering (the message says why)."""
+
+
+async def _restarting(owner: Robot | Adviser, start: Callable[[], Awaitable[None]], whose: str,
+                      call: Callable[[chess.engine.UciProtocol], Awaitable[T]]) -> T:
+    """`call(owner.engine)`, the process started by `start()` when there is none and once more
+    if it dies meanwhile; an engine error or a second death is a RobotError."""
+    for attempt in (1, 2):
+        try:
+            if owner.engine is None:
+                await start()
+            return await call(owner.engine)
+        except chess.engine.EngineTerminatedError as exc:
+            log.warning("%s engine died (%s); restarting it", whose, exc)
+            await close_engine(owner.engine)
+            owner.engine = None
+            if attempt == 2:
+                raise RobotError(f"{whose} engine stopped twice in a row") from None
+        except chess.engine.EngineError as exc:
+            raise RobotError(f"{whose} engine failed: {exc}") from None
+    raise RobotError("unreachable")
 
 
 def level_name(elo: int) -> str:
@@ -116,24 +137,11 @@ class Robot:
         told its time as it is when the search starts (after any wait for the process), less
         `reserve`; `game` marks a new game for the engine (ucinewgame)."""
         async with self.lock:
-            for attempt in (1, 2):
-                try:
-                    if self.engine is None:
-                        await self._configure()
-                    result = await self.engine.play(board, _limit(clock, now(), reserve), game=game)
-                except chess.engine.EngineTerminatedError as exc:
-                    log.warning("the robot's engine died (%s); restarting it", exc)
-                    await close_engine(self.engine)
-                    self.engine = None
-                    if attempt == 2:
-                        raise RobotError("the engine stopped twice in a row") from None
-                    continue
-                except chess.engine.EngineError as exc:
-                    raise RobotError(f"the engine failed: {exc}") from None
-                if result.move is None or result.move not in board.legal_moves:
-                    raise RobotError(f"the engine answered no legal move ({result.move})")
-                return result.move
-        raise RobotError("unreachable")
+            result = await _restarting(self, self._configure, "the robot's",
+                                       lambda engine: engine.play(board, _limit(clock, now(), reserve), game=game))
+        if result.move is None or result.move not in board.legal_moves:
+            raise RobotError(f"the engine answered no legal move ({result.move})")
+        return result.move
 
     async def close(self) -> None:
         engine, self.engine = self.engine, None
@@ -158,24 +166,14 @@ class Adviser:
         """One search of `board` (cancel the call to stop it); the process is started when needed
         and once more if it dies."""
         async with self.lock:
-            for attempt in (1, 2):
-                try:
-                    if self.engine is None:
-                        self.engine = await open_engine()
-                    info = await self.engine.analyse(board, limit)
-                except chess.engine.EngineTerminatedError:
-                    await close_engine(self.engine)
-                    self.engine = None
-                    if attempt == 2:
-                        raise RobotError("the adviser's engine stopped twice in a row") from None
-                    continue
-                except chess.engine.EngineError as exc:
-                    raise RobotError(f"the adviser's engine failed: {exc}") from None
-                pv = info.get("pv") or []
-                if not pv or pv[0] not in board.legal_moves:
-                    raise RobotError("the adviser found no move")
-                return info
-        raise RobotError("unreachable")
+            info = await _restarting(self, self._start, "the adviser's", lambda engine: engine.analyse(board, limit))
+        pv = info.get("pv") or []
+        if not pv or pv[0] not in board.legal_moves:
+            raise RobotError("the adviser found no move")
+        return info
+
+    async def _start(self) -> None:
+        self.engine = await open_engine()
 
     async def suggest(self, board: chess.Board, seconds: float) -> Suggestion:
         info = await self.analyse(board, chess.engine.Limit(time=seconds))
