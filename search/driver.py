@@ -168,6 +168,7 @@ class Searcher:
             set_weakness(self.ws, 0, 0, MAX_PLY)
         else:
             set_weakness(self.ws, level.noise, game_seed, level.quiescence)
+        self._select_evaluation()
         self.clear()
 
     # ---- control from other threads ------------------------------------------------------------
@@ -218,12 +219,17 @@ class Searcher:
     def load_network(self, path: str) -> None:
         """Evaluate with the network saved at `path` (tools/training/train_nnue.py); an empty path goes
         back to the hand-crafted evaluation. ValueError, with nothing changed, when unusable."""
-        region = nnue.load(path) if path else None
+        self._net_region = nnue.load(path) if path else None
+        self._select_evaluation()
+
+    def _select_evaluation(self) -> None:
+        """The network evaluates at full strength; a difficulty level always uses the hand-crafted
+        terms, with which its settings were calibrated (docs/levels.md)."""
         for ws in [self.ws, *self.helpers]:
-            if region is None:
+            if self._net_region is None or self.level is not None:
                 ws[W_NNUE + nnue.R_ON] = 0
             else:
-                ws[W_NNUE:W_PAWN_CACHE] = region
+                ws[W_NNUE:W_PAWN_CACHE] = self._net_region
 
     def quiescence(self, board: Board) -> int:
         """The quiescence-search score of `board` for the side to move (captures resolved)."""

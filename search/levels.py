@@ -9,7 +9,8 @@ A weak level plays like a weaker human rather than like a strong engine with ran
   that is 300 centipawns worse is rarely chosen, one that is 20 worse often is.
 
 Each row of LEVELS is a setting whose Elo was measured in matches (tools/calibration/calibrate.py, results
-in docs/levels.md); an Elo between two rows interpolates them.
+in docs/levels.md); an Elo between two rows interpolates them. A level always evaluates with the
+hand-crafted terms, with which it was calibrated, even when a network plays at full strength.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-FULL_STRENGTH_ELO = 2070     # the unrestricted engine on the same scale (5+0.05, docs/levels.md)
+FULL_STRENGTH_ELO = 2280     # the unrestricted engine on the same scale (2276 at 5+0.05, docs/levels.md)
 MIN_ELO = 400
 SKILL_LEVELS = 20            # Skill Level 0..20; 20 is full strength
 

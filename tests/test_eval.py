@@ -71,7 +71,7 @@ def test_explain_lists_terms_and_total():
 def test_pawn_cache_gives_the_scores_of_a_fresh_evaluation():
     """The search's evaluation (pawn terms from the cache) equals the traced one (no cache), on
     first sight and on a second visit that hits the cache."""
-    searcher = Searcher(1)
+    searcher = Searcher(1, network="")
     for _ in range(2):
         for fen in POSITIONS:
             board = Board(fen)

@@ -171,7 +171,7 @@ def test_the_network_sees_both_colours_alike(net_file):
 
 
 def test_search_with_a_network_and_back(net_file):
-    searcher = Searcher(1)
+    searcher = Searcher(1, network="")
     board = Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
     hand_crafted = searcher.static_eval(board)
     searcher.load_network(net_file)
@@ -190,6 +190,7 @@ def test_uci_evalfile_loads_a_network_and_refuses_a_bad_one(uci, net_file):  # n
         uci.position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
         return uci.go("depth 6").final()[0]["nodes"]
 
+    uci.set_option("EvalFile", "<empty>")
     hand_crafted = nodes()
     errors = uci.errors_after("setoption name EvalFile value /nonexistent/net.npz")
     assert len(errors) == 1 and "evaluation unchanged" in errors[0]
@@ -230,3 +231,20 @@ def test_a_bare_king_is_judged_by_the_hand_crafted_evaluation(net_file, fen):
     assert network.static_eval(board) == hand_crafted.static_eval(board)
     board = Board("4k3/4p3/8/8/8/8/4P3/R3K3 w - - 0 1")    # ... but not once it has a pawn
     assert network.static_eval(board) != hand_crafted.static_eval(board)
+
+
+def test_a_level_plays_with_the_hand_crafted_evaluation(net_file):
+    """The levels were calibrated with the hand-crafted evaluation: with a network loaded a level
+    plays exactly as without one, and full strength goes back to the network."""
+    from search.levels import level_for_elo
+
+    fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
+    plain, with_net = Searcher(1, network=""), Searcher(1, network=net_file)
+    results = []
+    for searcher in (plain, with_net):
+        searcher.set_level(level_for_elo(1400), 3)
+        searcher.prepare()
+        results.append(searcher.run(Board(fen), Limits()))
+    assert not with_net.network and (results[0].best, results[0].nodes) == (results[1].best, results[1].nodes)
+    with_net.set_level(None, 0)
+    assert with_net.network and with_net.static_eval(Board(fen)) != plain.static_eval(Board(fen))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 
 import chess
 import pytest
@@ -546,10 +547,15 @@ def test_d_shows_the_position(uci):
 
 @pytest.mark.parametrize("moves", [(), ("e1g1",)])
 def test_eval_prints_terms_and_a_total(uci, moves):
-    """A table of terms (white, black, blended difference) and the total from both points of view."""
+    """A table of terms (white, black, blended difference) and the total from both points of view,
+    then the shipped network's score, which the search uses."""
     board = uci.position(KIWIPETE, moves)
     uci.send("eval")
     texts = uci.sync()
+    network = re.fullmatch(r"the network \(EvalFile .+\), which the search uses: (-?\d+) cp from white's side, "
+                           r"(-?\d+) cp for the side to move", texts.pop())
+    white, mover = int(network.group(1)), int(network.group(2))
+    assert mover == (white if board.turn == chess.WHITE else -white)
     assert texts[0].split()[0] == "term" and len(texts) >= 5
     terms = [t for t in texts[1:] if t.count("|") == 3]
     assert len(terms) == len(texts) - 3

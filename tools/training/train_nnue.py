@@ -296,10 +296,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="the trained network (.npz)")
     parser.add_argument("--test", default=str(DEFAULT_TEST), help="the held-out chunk(s), comma-separated "
                         "(default data/selfplay/gen1/chunk-00000.jfsp.xz)")
-    parser.add_argument("--hidden", type=int, default=64, help="first-layer neurons per side (default 64)")
-    parser.add_argument("--epochs", type=int, default=20)
+    parser.add_argument("--hidden", type=int, default=128, help="first-layer neurons per side (default 128)")
+    parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--batch", type=int, default=16384)
-    parser.add_argument("--rate", type=float, default=0.002, help="AdamW step size at the start (default 0.002)")
+    parser.add_argument("--rate", type=float, default=0.004, help="AdamW step size at the start (default 0.004)")
     parser.add_argument("--result-weight", type=float, default=0.2,
                         help="share of the game result in the target, the rest the search score (default 0.2)")
     parser.add_argument("--limit", type=int, help="train on at most this many positions (the first ones)")
@@ -334,7 +334,9 @@ def main(argv: list[str] | None = None) -> int:
     net = train(data, target, initial_net(args.hidden, args.seed), args.epochs, args.batch, args.rate, args.seed,
                 args.threads, report=lambda line: print(line, file=sys.stderr, flush=True),
                 test=(test, test_target))
-    settings = {key: value for key, value in vars(args).items() if key != "out"}
+    settings = {key: value for key, value in vars(args).items() if key not in ("out", "data", "test")}
+    settings.update(data_files=[f"{path.parent.name}/{path.name}" for path in train_files],
+                    test_files=[f"{path.parent.name}/{path.name}" for path in test_files])
     sample = first(test, 50_000)
     settings["hand_crafted_sample_loss"] = hand_crafted_loss(test_files[0], scale, args.result_weight, len(sample))
     settings["sample_loss"] = loss(sample, test_target[:len(sample)], net)
