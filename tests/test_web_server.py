@@ -27,6 +27,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from jitfish.web.robot import Adviser, Robot
 from jitfish.web.server import MAX_MESSAGE, WebServer
+from search.levels import FULL_STRENGTH_ELO
 from tests.uci_driver import quiet_machine  # noqa: F401  (the fixture)
 
 TOKEN = "test-token-123"
@@ -244,7 +245,7 @@ def test_the_robot_never_flags_in_a_fast_game(quiet_machine):
     timing test: skipped on a busy machine, like the engine's own time-forfeit tests)."""
     async def scenario():
         rng = random.Random(7)
-        settings = dict(ROBOT_SETTINGS, elo=2070, clock="custom",
+        settings = dict(ROBOT_SETTINGS, elo=FULL_STRENGTH_ELO, clock="custom",
                         clock_spec={"mode": "fischer", "periods": [{"minutes": 0.05, "increment": 0}]})
         async with running() as (client, _):
             page = await open_page(client, settings)

@@ -1,6 +1,6 @@
 """Calibrate the difficulty levels: play the pairings of a plan, then fit one Elo scale to all games.
 
-    python -m tools.calibration.calibrate run --plan rows|top|chain|low|levels|floor|slow|slowtop|recheck --out runs/calib [--engine .venv/bin/jitfish] [--tc 5+0.05]
+    python -m tools.calibration.calibrate run --plan rows|top|chain|low|levels|floor|slow|slowtop|recheck|upper|toprow|clock --out runs/calib [--engine .venv/bin/jitfish] [--tc 5+0.05]
     python -m tools.calibration.calibrate fit runs/calib/*.json
     python -m tools.calibration.calibrate compare L1800 --before runs/fast/*.json --after runs/slow/*.json
 
@@ -57,6 +57,14 @@ PLANS = {
     # anchors they were fitted to, to see whether a level moved outside its 95% range.
     "recheck": [("L1000", "sf1350", 50), ("L1400", "sf1350", 50), ("L1800", "sf1600", 40),
                 ("L1800", "sf1800", 40), ("L1800", "sf2000", 40), ("full", "sf2200", 50)],
+    # The levels between the strongest row and full strength, each against the two anchors
+    # around it.
+    "upper": [("L2000", "sf1800", 40), ("L2000", "sf2000", 40), ("L2200", "sf2200", 40), ("full", "sf2400", 40)],
+    # After the top row (2200) replaced the blend toward full strength: the levels it moved.
+    "toprow": [("L2000", "sf2000", 30), ("L2200", "sf2200", 40)],
+    # The second clock (run with --tc 10+0.1): one anchor per reported level.
+    "clock": [("L1000", "sf1350", 30), ("L1400", "sf1350", 30), ("L1800", "sf1800", 30),
+              ("L2200", "sf2200", 30), ("full", "sf2400", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
