@@ -59,7 +59,7 @@ class Dataset:
     @classmethod
     def read(cls, paths: list[Path]) -> Dataset:
         data = records.Positions(paths)
-        keep = ((data.flags & (records.IN_CHECK | records.NOISY_BEST)) == 0) & (np.abs(data.score) <= MAX_SCORE)
+        keep = trained_on(data)
         return cls(data.pieces[keep], data.stm[keep], data.score[keep].astype(np.float32),
                    data.result[keep].astype(np.float32) / 2)
 
@@ -71,26 +71,32 @@ class Dataset:
         return (result_weight * self.result + (1.0 - result_weight) * expected).astype(np.float32)
 
 
-def hand_crafted_loss(path: Path, scale: float, result_weight: float, limit: int = 50_000) -> float:
-    """The loss of the hand-crafted evaluation (sigmoid(eval / K) against the same targets) on the
-    first `limit` positions of a chunk that training would use: the mark a network has to beat."""
+def trained_on(data: records.Positions) -> np.ndarray:
+    """Which positions training uses: not in check, a quiet best move, a score within MAX_SCORE."""
+    return ((data.flags & (records.IN_CHECK | records.NOISY_BEST)) == 0) & (np.abs(data.score) <= MAX_SCORE)
+
+
+def hand_crafted_loss(path: Path, target: np.ndarray, scale: float) -> float:
+    """The loss of the hand-crafted evaluation (sigmoid(eval / K)) against `target`, the targets of
+    the first positions of chunk `path` that training would use: the mark a network has to beat."""
     from engine.board import Board
     from search.driver import Searcher
 
-    searcher, errors = Searcher(1, network=""), []
+    keep = trained_on(records.Positions([path]))
+    searcher, evals, row = Searcher(1, network=""), [], 0
     for game in records.games(path):
         board = Board(game.fen, game.chess960)
-        for text, score in zip(game.moves, game.scores):
-            move = board.parse_uci(text)
-            if not board.is_check() and move not in board.noisy_moves() and abs(score) <= MAX_SCORE:
-                us = score if board.turn == 0 else -score
-                result = game.result if board.turn == 0 else 1.0 - game.result
-                target = result_weight * result + (1 - result_weight) / (1 + math.exp(-us / scale))
-                errors.append((1 / (1 + math.exp(-searcher.static_eval(board) / scale)) - target) ** 2)
-            board.push(move)
-            if len(errors) >= limit:
-                return float(np.mean(errors))
-    return float(np.mean(errors))
+        for text in game.moves:
+            if keep[row]:
+                evals.append(searcher.static_eval(board))
+                if len(evals) == len(target):
+                    break
+            board.push(board.parse_uci(text))
+            row += 1
+        if len(evals) == len(target):
+            break
+    predicted = 1.0 / (1.0 + np.exp(-np.array(evals, dtype=np.float64) / scale))
+    return float(np.mean((predicted - target[:len(evals)]) ** 2))
 
 
 def first(data: Dataset, count: int) -> Dataset:
@@ -338,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
     settings.update(data_files=[f"{path.parent.name}/{path.name}" for path in train_files],
                     test_files=[f"{path.parent.name}/{path.name}" for path in test_files])
     sample = first(test, 50_000)
-    settings["hand_crafted_sample_loss"] = hand_crafted_loss(test_files[0], scale, args.result_weight, len(sample))
+    settings["hand_crafted_sample_loss"] = hand_crafted_loss(test_files[0], test_target[:len(sample)], scale)
     settings["sample_loss"] = loss(sample, test_target[:len(sample)], net)
     print(f"on the first {len(sample):,} test positions: the network {settings['sample_loss']:.6f}, "
           f"the hand-crafted evaluation {settings['hand_crafted_sample_loss']:.6f}", file=sys.stderr)
