@@ -223,10 +223,11 @@ class Searcher:
         self._select_evaluation()
 
     def _select_evaluation(self) -> None:
-        """The network evaluates at full strength; a difficulty level always uses the hand-crafted
-        terms, with which its settings were calibrated (docs/levels.md)."""
+        """The network evaluates at full strength and at the levels whose row says so; the other
+        levels use the hand-crafted terms, with which their settings were calibrated (docs/levels.md)."""
+        hand_crafted = self.level is not None and not self.level.network
         for ws in [self.ws, *self.helpers]:
-            if self._net_region is None or self.level is not None:
+            if self._net_region is None or hand_crafted:
                 ws[W_NNUE + nnue.R_ON] = 0
             else:
                 ws[W_NNUE:W_PAWN_CACHE] = self._net_region

@@ -9,8 +9,8 @@ A weak level plays like a weaker human rather than like a strong engine with ran
   that is 300 centipawns worse is rarely chosen, one that is 20 worse often is.
 
 Each row of LEVELS is a setting whose Elo was measured in matches (tools/calibration/calibrate.py, results
-in docs/levels.md); an Elo between two rows interpolates them. A level always evaluates with the
-hand-crafted terms, with which it was calibrated, even when a network plays at full strength.
+in docs/levels.md); an Elo between two rows interpolates them. Each row names the evaluation it
+was calibrated with: the hand-crafted terms up to the hand-crafted top row, the network above it.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-FULL_STRENGTH_ELO = 2250     # from here up: full strength (2357 at 5+0.05; the top row plays 2104), docs/levels.md
+FULL_STRENGTH_ELO = 2350     # from here up: full strength (2357 at 5+0.05, 2386..2407 at 10+0.1), docs/levels.md
 MIN_ELO = 400
 SKILL_LEVELS = 20            # Skill Level 0..20; 20 is full strength
 
@@ -35,6 +35,7 @@ class Level:
     temperature: float       # centipawns: how much worse a move may be and still be chosen
     candidates: int          # lines searched to choose from (MultiPV)
     oversight: float         # share of the legal moves not considered at all
+    network: bool = False    # evaluate with the network (the strongest rows) instead of the hand-crafted terms
 
 
 # Each row's elo is what its setting measured (tools/calibration/calibrate.py --plan rows, 680 games at 5+0.05,
@@ -45,20 +46,29 @@ class Level:
 # interpolated halfway between them, played at 384 and level 800 at 749, which put the rows at
 # about 50 and 770. Pass 3 (1150 games, joint fit) then measured level 600 at 701, 800 at 840
 # and 1000 at 1080: read back through the interpolation, the weakest row plays at about 370,
-# its label since. It is below MIN_ELO and only anchors the interpolation.
+# its label since. It is below MIN_ELO and only anchors the interpolation. The fourth row (1370
+# until 2026-11-25) is labelled 1330: level 1400 had measured 1285 at 10+0.1; relabelled 1270 it
+# overshot (1400 scored 66% and 73% against Stockfish 1350), at 1330 it measures 1333 at 5+0.05
+# and 1367 at 10+0.1 (docs/levels.md, 2026-11-25).
 LEVELS = [
     Level(370, depth=1, nodes=800, quiescence=1, noise=110, temperature=100, candidates=10, oversight=0.30),
     Level(770, depth=2, nodes=1500, quiescence=2, noise=80, temperature=60, candidates=8, oversight=0.20),
     Level(1140, depth=3, nodes=3000, quiescence=4, noise=55, temperature=40, candidates=6, oversight=0.10),
-    Level(1370, depth=4, nodes=6000, quiescence=8, noise=35, temperature=25, candidates=5, oversight=0.04),
+    Level(1330, depth=4, nodes=6000, quiescence=8, noise=35, temperature=25, candidates=5, oversight=0.04),
     Level(1630, depth=6, nodes=15000, quiescence=64, noise=20, temperature=14, candidates=4, oversight=0.0),
     Level(1900, depth=9, nodes=60000, quiescence=64, noise=8, temperature=6, candidates=3, oversight=0.0),
-    # The top row: the plain search held to a node budget and a modest depth (blending toward an
-    # unlimited depth had lifted the 1900 row's cap of 9 to 18 at Elo 1800, which measured 2130).
-    # From its Elo up to full strength a level plays it as it is. It measured 2104 at 5+0.05 and
-    # 2132 at 10+0.1 (70 games); its label stays 2200, which level 2000's measurement (2000) was
-    # made with (docs/levels.md, 2026-11-25).
-    Level(2200, depth=16, nodes=200000, quiescence=64, noise=0, temperature=0, candidates=1, oversight=0.0),
+    # The hand-crafted top row: the plain search held to a node budget and a modest depth (blending
+    # toward an unlimited depth had lifted the 1900 row's cap of 9 to 18 at Elo 1800, which measured
+    # 2130). It measured 2104 at 5+0.05 and 2132 at 10+0.1 (docs/levels.md, 2026-11-25).
+    Level(2120, depth=16, nodes=200000, quiescence=64, noise=0, temperature=0, candidates=1, oversight=0.0),
+    # The network rows: the plain search with the network, held to a node budget. Between the
+    # hand-crafted top row and the first of them a level plays the top row as it is (two
+    # evaluations do not blend). Each is labelled with the mean of what it measured at the two
+    # clocks: 2114 at 10+0.1 and 2234 at 5+0.05; 2276 and 2392 (docs/levels.md, 2026-11-25).
+    Level(2170, depth=24, nodes=150000, quiescence=64, noise=0, temperature=0, candidates=1, oversight=0.0,
+          network=True),
+    Level(2330, depth=32, nodes=250000, quiescence=64, noise=0, temperature=0, candidates=1, oversight=0.0,
+          network=True),
 ]
 
 
@@ -71,6 +81,8 @@ def level_for_elo(elo: int) -> Level | None:
     if upper is None:        # between the top row and full strength
         return LEVELS[-1]
     lower = LEVELS[max(LEVELS.index(upper) - 1, 0)]
+    if lower.network != upper.network:   # two evaluations do not blend: the weaker row plays as it is
+        return upper if elo == upper.elo else lower
     return _blend(lower, upper, elo)
 
 
@@ -99,7 +111,8 @@ def _blend(lower: Level, upper: Level, elo: int) -> Level:
                  nodes=round(math.exp(lin(math.log(lower.nodes), math.log(upper.nodes)))),
                  quiescence=round(lin(lower.quiescence, upper.quiescence)), noise=round(lin(lower.noise, upper.noise)),
                  temperature=lin(lower.temperature, upper.temperature),
-                 candidates=round(lin(lower.candidates, upper.candidates)), oversight=lin(lower.oversight, upper.oversight))
+                 candidates=round(lin(lower.candidates, upper.candidates)), oversight=lin(lower.oversight, upper.oversight),
+                 network=upper.network)
 
 
 def considered_moves(moves: Sequence[int], level: Level, rng: random.Random) -> list[int]:

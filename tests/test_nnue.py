@@ -233,10 +233,11 @@ def test_a_bare_king_is_judged_by_the_hand_crafted_evaluation(net_file, fen):
     assert network.static_eval(board) != hand_crafted.static_eval(board)
 
 
-def test_a_level_plays_with_the_hand_crafted_evaluation(net_file):
-    """The levels were calibrated with the hand-crafted evaluation: with a network loaded a level
-    plays exactly as without one, and full strength goes back to the network."""
-    from search.levels import level_for_elo
+def test_a_level_plays_with_the_evaluation_its_row_was_calibrated_with(net_file):
+    """The levels up to the hand-crafted top row were calibrated with the hand-crafted evaluation:
+    with a network loaded they play exactly as without one. The rows above evaluate with the
+    network, and full strength goes back to it."""
+    from search.levels import LEVELS, level_for_elo
 
     fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
     plain, with_net = Searcher(1, network=""), Searcher(1, network=net_file)
@@ -246,5 +247,14 @@ def test_a_level_plays_with_the_hand_crafted_evaluation(net_file):
         searcher.prepare()
         results.append(searcher.run(Board(fen), Limits()))
     assert not with_net.network and (results[0].best, results[0].nodes) == (results[1].best, results[1].nodes)
+    top_hand_crafted = max(row.elo for row in LEVELS if not row.network)
+    with_net.set_level(level_for_elo(top_hand_crafted), 3)
+    assert not with_net.network
+    with_net.set_level(level_for_elo(top_hand_crafted + 1), 3)     # still the hand-crafted top row
+    assert not with_net.network
+    first_network_row = min(row.elo for row in LEVELS if row.network)
+    with_net.set_level(level_for_elo(first_network_row), 3)
+    plain.set_level(level_for_elo(first_network_row), 3)
+    assert with_net.network and not plain.network                  # no network file: hand-crafted
     with_net.set_level(None, 0)
     assert with_net.network and with_net.static_eval(Board(fen)) != plain.static_eval(Board(fen))

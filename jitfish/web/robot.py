@@ -43,7 +43,7 @@ START_TIMEOUT = 120.0          # a cold numba cache compiles for about a minute 
 LEVEL_CHOICES = [
     (MIN_ELO, "Beginner"), (600, "Novice"), (800, "Casual player"), (1000, "Improver"),
     (1200, "Club newcomer"), (1400, "Club player"), (1600, "Strong club player"), (1800, "Expert"),
-    (2000, "Candidate master"), (2200, "Master"), (FULL_STRENGTH_ELO, "Full strength"),
+    (2000, "Candidate master"), (2200, "Master"), (2300, "International master"), (FULL_STRENGTH_ELO, "Full strength"),
 ]
 
 

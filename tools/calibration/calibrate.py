@@ -1,6 +1,6 @@
 """Calibrate the difficulty levels: play the pairings of a plan, then fit one Elo scale to all games.
 
-    python -m tools.calibration.calibrate run --plan rows|top|chain|low|levels|floor|slow|slowtop|recheck|upper|toprow|clock --out runs/calib [--engine .venv/bin/jitfish] [--tc 5+0.05]
+    python -m tools.calibration.calibrate run --plan rows|top|chain|low|levels|floor|slow|slowtop|recheck|upper|toprow|clock|network|club --out runs/calib [--engine .venv/bin/jitfish] [--tc 5+0.05]
     python -m tools.calibration.calibrate fit runs/calib/*.json
     python -m tools.calibration.calibrate compare L1800 --before runs/fast/*.json --after runs/slow/*.json
 
@@ -65,6 +65,13 @@ PLANS = {
     # The second clock (run with --tc 10+0.1): one anchor per reported level.
     "clock": [("L1000", "sf1350", 30), ("L1400", "sf1350", 30), ("L1800", "sf1800", 30),
               ("L2200", "sf2200", 30), ("full", "sf2400", 40)],
+    # The two network rows (run at both clocks), and level 2000, which the hand-crafted top row's
+    # relabel (2200 to 2120) moved along its blend. The recorded games played the rows under
+    # their provisional labels, as L2200 and L2300 (tools/results/levels-2026-11-25b/).
+    "network": [("L2170", "sf2200", 40), ("L2330", "sf2400", 40), ("L2000", "sf2000", 30)],
+    # After the 1370 row was relabelled 1330 (level 1400 had measured 1285 at 10+0.1): the levels
+    # it moved (run at both clocks).
+    "club": [("L1400", "sf1350", 40), ("L1200", "sf1350", 30)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
