@@ -154,6 +154,12 @@ def test_page_loads_clean_and_screenshots(open_page):
     for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         watched = open_page(viewport)
         page = watched.page
+        if name == "desktop":                          # the level list is the server's, in order
+            from jitfish.web.robot import LEVEL_CHOICES
+            from search.levels import FULL_STRENGTH_ELO
+            offered = page.locator("#level option").all_inner_texts()
+            assert offered[:-1] == [f"{elo} · {title}" for elo, title in LEVEL_CHOICES[:-1]]
+            assert offered[-1] == f"Full strength (about {FULL_STRENGTH_ELO})"
         start(page, "robot", clock="5+0", level="1200", pause=True)
         click_move(page, "e2e4")
         wait_moves(page, 2)
