@@ -47,8 +47,8 @@ class Level:
 # about 50 and 770. Pass 3 (1150 games, joint fit) then measured level 600 at 701, 800 at 840
 # and 1000 at 1080: read back through the interpolation, the weakest row plays at about 370,
 # its label since. It is below MIN_ELO and only anchors the interpolation. The fourth row (1370
-# until 2026-11-25) is labelled 1330: level 1400 had measured 1285 at 10+0.1; relabelled 1270 it
-# overshot (1400 scored 66% and 73% against Stockfish 1350), at 1330 it measures 1333 at 5+0.05
+# until 2026-11-25) is labelled 1330: level 1400 had measured 1285 at 10+0.1. With the row at 1270
+# level 1400 overshot (66% and 73% against Stockfish 1350); with 1330 it measures 1333 at 5+0.05
 # and 1367 at 10+0.1 (docs/levels.md, 2026-11-25).
 LEVELS = [
     Level(370, depth=1, nodes=800, quiescence=1, noise=110, temperature=100, candidates=10, oversight=0.30),
