@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -535,7 +536,25 @@ def test_the_analysis_board_shows_lines_and_a_bar_and_stops_when_switched_off(op
     assert watched.problems == [], watched.problems
 
 
-def test_material_and_a_premove_against_the_robot(open_page):
+class held_engines:
+    """The server's engine processes stopped (SIGSTOP) for the block, so that a test can act while
+    the robot "thinks" for as long as it needs, however loaded the machine is."""
+
+    def __init__(self, server_process) -> None:
+        self.pids = _engines(server_process)
+
+    def __enter__(self) -> None:
+        assert self.pids, "the robot should run as a child process"
+        for pid in self.pids:
+            os.kill(pid, signal.SIGSTOP)
+
+    def __exit__(self, *exc) -> None:
+        for pid in self.pids:
+            os.kill(pid, signal.SIGCONT)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to hold the robot's process")
+def test_material_and_a_premove_against_the_robot(open_page, server):
     watched = open_page()
     page = watched.page
     start(page, "human")
@@ -546,16 +565,19 @@ def test_material_and_a_premove_against_the_robot(open_page):
     watched = open_page()
     page = watched.page
     start(page, "robot", pause=True)
-    click_move(page, "e2e4")
-    click_move(page, "d2d4")                                        # while the robot thinks: a pre-move
-    moves = wait_moves(page, 3)
+    with held_engines(server[1]):
+        click_move(page, "e2e4")
+        click_move(page, "d2d4")                                    # while the robot thinks: a pre-move
+        expect(page.locator(".square.premove")).to_have_count(2)
+    moves = wait_moves(page, 3)                                     # the robot answers, the pre-move is played
     assert moves[0] == "e4" and moves[2] == "d4"
     wait_moves(page, 4)
-    click_move(page, "g1f3")
-    click_move(page, "b1c3")                                        # queued...
-    expect(page.locator(".square.premove")).to_have_count(2)
-    page.click("[data-square='e4']", button="right")                 # ...and dropped
-    expect(page.locator(".square.premove")).to_have_count(0)
+    with held_engines(server[1]):
+        click_move(page, "g1f3")
+        click_move(page, "b1c3")                                    # queued...
+        expect(page.locator(".square.premove")).to_have_count(2)
+        page.click("[data-square='e4']", button="right")             # ...and dropped
+        expect(page.locator(".square.premove")).to_have_count(0)
     moves = wait_moves(page, 6)
     page.wait_for_timeout(800)
     assert len(moves_of(page)) == 6 and page.locator("[data-square='b1'] img[data-piece='N']").count() == 1

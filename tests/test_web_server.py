@@ -528,11 +528,17 @@ def _running(pid: int) -> bool:
         return False
 
 
+def _take_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start_command(*extra: str) -> tuple[subprocess.Popen, str]:
-    """`jitfish web` in a process group of its own, as a terminal would start it."""
+    """`jitfish web` in a process group of its own, as a terminal would start it: a foreground job
+    takes Ctrl-C even when this test run ignores it (a shell started it with `&`, and an ignored
+    SIGINT is inherited through exec)."""
     process = subprocess.Popen([sys.executable, "-m", "jitfish.cli", "web", "--no-browser", "--port", "0",
                                 *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+                               start_new_session=True, preexec_fn=_take_ctrl_c)
     first = process.stdout.readline()
     match = re.fullmatch(r"Jitfish web: (http://127\.0\.0\.1:(\d+)/\?token=([\w-]{16,}))\n", first)
     assert match, f"first line {first!r}"
