@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-FULL_STRENGTH_ELO = 2350     # from here up: full strength (2357 at 5+0.05, 2386..2407 at 10+0.1), docs/levels.md
+FULL_STRENGTH_ELO = 2350     # from here up: full strength (what it measures: docs/levels.md, docs/strength.md)
 MIN_ELO = 400
 SKILL_LEVELS = 20            # Skill Level 0..20; 20 is full strength
 
