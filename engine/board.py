@@ -100,6 +100,12 @@ class Board:
         return int(self.arrays[1][ST_PLY])
 
     @property
+    def game_ply(self) -> int:
+        """Half-moves since the game's start, from the FEN move number (0 before White's first)."""
+        st = self.arrays[1]
+        return 2 * (int(st[ST_FULLMOVE]) - 1) + int(st[ST_SIDE] != WHITE)
+
+    @property
     def key(self) -> int:
         return int(self.arrays[0][BB_KEYS + self.ply])
 

@@ -200,7 +200,7 @@ class Searcher:
             if self._pondering:
                 self._pondering = False
                 self._clock_start = time.perf_counter()
-                self._budget = plan(self._limits, self._side, self._overhead)
+                self._budget = plan(self._limits, self._side, self._overhead, self._game_ply)
                 self._deadline = _Deadline(self, self._budget.hard, self._clock_start)
         self._ponderhit.set()
 
@@ -304,9 +304,10 @@ class Searcher:
 
         with self._budget_lock:
             self._limits, self._side, self._overhead = limits, board.turn, overhead_ms
+            self._game_ply = board.game_ply
             self._pondering = limits.ponder and not self._ponderhit.is_set()   # it may come before we start
             self._clock_start = start
-            self._budget = Budget(None, None) if self._pondering else plan(limits, board.turn, overhead_ms)
+            self._budget = Budget(None, None) if self._pondering else plan(limits, board.turn, overhead_ms, board.game_ply)
             self._deadline = _Deadline(self, self._budget.hard, start)
         monitor = _CurrMoveReporter(self, report, start)
         max_depth = min(limits.depth or MAX_PLY - 4, MAX_PLY - 4)
@@ -404,7 +405,7 @@ class Searcher:
                 return False      # a level stops at its depth and node budget, whatever the clock
             elapsed = (time.perf_counter() - self._clock_start) * 1000
             stretch = (1.0 + best_changes) * (1.25 if score_drop else 1.0) * effort
-            return elapsed > self._budget.soft * stretch * 0.6
+            return elapsed > self._budget.soft * stretch
 
     def _search_line(self, board: Board, depth: int, pv_index: int, previous: list[Line],
                      report: Callable[[Report], None], start: float) -> Line | None:

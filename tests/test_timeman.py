@@ -44,3 +44,59 @@ def test_node_share_stretches_thinking_when_the_best_move_took_few_nodes():
     assert node_share_factor(1.0) < 1.0 < node_share_factor(0.5) < node_share_factor(0.1)
     assert node_share_factor(-1.0) == node_share_factor(0.0)
     assert node_share_factor(2.0) == node_share_factor(1.0)
+
+
+def test_the_share_of_the_clock_grows_with_the_game_ply():
+    """The same clock buys more thought at move 20 than at move 1 (the horizon's future
+    increments are the same), and a `movestogo` period front-loads the same way."""
+    sudden = Limits(wtime=8000, btime=8000, winc=100, binc=100)
+    assert plan(sudden, WHITE, 20, 40).soft > 1.5 * plan(sudden, WHITE, 20, 0).soft
+    period = Limits(wtime=60000, btime=60000, movestogo=20)
+    assert plan(period, WHITE, 20, 60).soft > plan(period, WHITE, 20, 0).soft
+
+
+def _play_out(limits_for, moves: int, spend) -> list[float]:
+    """The clock before each of `moves` moves when every move costs spend(budget)."""
+    clock, clocks = None, []
+    for move in range(moves):
+        limits, clock = limits_for(move, clock)
+        clocks.append(clock)
+        clock -= spend(plan(limits, WHITE, 20, 2 * move))
+        assert clock > 0, f"flagged at move {move + 1}"
+    return clocks
+
+
+def test_increment_clock_front_loads_and_never_flags():
+    """10+0.1, thinking 1.5 times the soft limit (a typical overrun of the last iteration) but
+    never past the hard one: the first ten moves get more than the moves after 40, and the clock
+    settles above 150 ms in a 150-move game instead of flagging."""
+    spent = []
+
+    def limits_for(move, clock):
+        clock = 10000.0 if clock is None else clock + 100
+        return Limits(wtime=int(clock), btime=int(clock), winc=100, binc=100), clock
+
+    def spend(budget):
+        spent.append(min(1.5 * budget.soft, budget.hard) + 4)
+        return spent[-1]
+
+    clocks = _play_out(limits_for, 150, spend)
+    assert sum(spent[:10]) / 10 > 2 * sum(spent[40:50]) / 10
+    assert sum(spent[:10]) / 10 > 350
+    assert min(clocks[60:]) > 150
+
+
+def test_moves_to_go_spends_the_period_without_flagging():
+    """40 moves in 60 s with carry-over: thinking 1.5 times the soft limit, each period's last
+    move still starts with more than a second; thinking to the hard limit every move, no flag."""
+    def limits_for(move, clock):
+        if clock is None:
+            clock = 60000.0
+        elif move % 40 == 0:
+            clock += 60000
+        to_go = 40 - move % 40
+        return Limits(wtime=int(clock), btime=int(clock), movestogo=to_go), clock
+
+    clocks = _play_out(limits_for, 120, lambda budget: min(1.5 * budget.soft, budget.hard) + 4)
+    assert min(clocks[39::40]) > 1000
+    _play_out(limits_for, 120, lambda budget: budget.hard + 4)
