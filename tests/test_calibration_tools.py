@@ -14,7 +14,7 @@ import chess
 import chess.pgn
 import pytest
 
-from tools.calibration.calibrate import compare, fit
+from tools.calibration.calibrate import compare, fit, pairing_done
 from tools.calibration.humanlike import CLIP, game_losses
 from tools.paths import stockfish
 from tests.uci_driver import ROOT
@@ -80,3 +80,16 @@ def test_human_likeness_counts_a_hung_queen_as_a_blunder():
     assert [mover for mover, _ in losses] == ["W", "B", "W", "B", "W"]
     assert losses[4][1] >= 300 and all(0 <= loss <= 2 * CLIP for _, loss in losses)
     assert max(loss for _, loss in losses[:4]) < 150
+
+
+def test_only_a_finished_pairing_is_skipped_on_a_rerun(tmp_path):
+    """`calibrate run` skips a pairing whose summary exists, unless that match was stopped early
+    (a killed run writes a summary marked interrupted, possibly of 0 games)."""
+    path = tmp_path / "L2170-sf2200-5+0.05.json"
+    assert not pairing_done(path)
+    path.write_text(json.dumps({"interrupted": True, "games": 0}))
+    assert not pairing_done(path)
+    path.write_text(json.dumps({"interrupted": False, "games": 40}))
+    assert pairing_done(path)
+    path.write_text("{not json")
+    assert not pairing_done(path)

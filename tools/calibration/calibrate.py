@@ -96,12 +96,21 @@ def engine_tokens(name: str, jitfish: str) -> list[str]:
     raise ValueError(f"unknown player {name!r}")
 
 
+def pairing_done(json_path: Path) -> bool:
+    """Has this pairing's match finished? A match stopped early (SIGTERM, Ctrl-C) also writes its
+    summary, marked interrupted: that one is played again, not skipped."""
+    try:
+        return not json.loads(json_path.read_text())["interrupted"]
+    except (OSError, ValueError, KeyError):
+        return False
+
+
 def run(plan: list[tuple[str, str, int]], out: Path, jitfish: str, tc: str, concurrency: int, seed: int) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for index, (first, second, games) in enumerate(plan):
         stem = f"{first}-{second}-{tc.replace('/', 'm')}"
         json_path, pgn_path, log_path = (out / f"{stem}.{ext}" for ext in ("json", "pgn", "log"))
-        if json_path.exists():
+        if pairing_done(json_path):
             print(f"{stem}: done already", flush=True)
             continue
         command = [sys.executable, "-m", "tools.matches.match", "--engine", *engine_tokens(first, jitfish),
