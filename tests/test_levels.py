@@ -107,7 +107,7 @@ def test_level_ignores_the_soft_time_limit(searcher, monkeypatch, elo):
             board.push_uci(free_move)
             continue
         with monkeypatch.context() as patch:
-            patch.setattr(driver, "plan", lambda limits, side, overhead_ms: Budget(soft=0.001, hard=60_000))
+            patch.setattr(driver, "plan", lambda limits, side, overhead_ms, game_ply: Budget(soft=0.001, hard=60_000))
             clocked_move, clocked = play(searcher, fen, elo, seed=ply, wtime=1000, btime=1000)
             # The premise: at full strength the same clock stops the search after depth 1.
             assert play(searcher, fen, FULL_STRENGTH_ELO, seed=ply, wtime=1000, btime=1000)[1].depth == 1
