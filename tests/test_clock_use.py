@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import chess
 import chess.pgn
 
+from tests.helpers import commented_game
 from tools.matches import clock_use
 
 
 def game(white_ms: list[int], black_ms: list[int]) -> chess.pgn.Game:
     """A 10+0.1 game of a (White) against b, with the think times tools.matches.match writes."""
-    g = chess.pgn.Game(headers={"White": "a", "Black": "b", "TimeControl": "10+0.1"})
-    board, node = chess.Board(), g
-    for pair in zip(white_ms, black_ms):
-        for ms in pair:
-            move = sorted(board.legal_moves, key=lambda m: m.uci())[0]
-            board.push(move)
-            node = node.add_variation(move, comment=f"+0.10/12 {ms / 1000:.3f}s")
-    return g
+    comments = [f"+0.10/12 {ms / 1000:.3f}s" for pair in zip(white_ms, black_ms) for ms in pair]
+    return commented_game({"White": "a", "Black": "b", "TimeControl": "10+0.1"}, comments)
 
 
 def test_think_times_and_time_controls_are_parsed():

@@ -7,20 +7,15 @@ import gzip
 import chess
 import chess.pgn
 
+from tests.helpers import commented_game
 from tools.matches import turning_points
 
 
 def game(own: list[float], theirs: list[float], result: str = "0-1") -> chess.pgn.Game:
     """A game of jitfish (White) against sf; each pair of plies carries the two engines' scores
     (each from its own side), as tools.matches.match writes them."""
-    g = chess.pgn.Game(headers={"White": "jitfish", "Black": "sf", "Result": result})
-    board, node = chess.Board(), g
-    for mine, reply in zip(own, theirs):
-        for score in (mine, reply):
-            move = sorted(board.legal_moves, key=lambda m: m.uci())[0]
-            board.push(move)
-            node = node.add_variation(move, comment=f"{score / 100:+.2f}/10 0.100s")
-    return g
+    comments = [f"{score / 100:+.2f}/10 0.100s" for pair in zip(own, theirs) for score in pair]
+    return commented_game({"White": "jitfish", "Black": "sf", "Result": result}, comments)
 
 
 def test_comment_scores():
