@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gzip
 
-import chess
 import chess.pgn
 
 from tests.helpers import commented_game
