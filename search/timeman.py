@@ -71,6 +71,7 @@ def plan(limits: Limits, side: int, overhead_ms: int, game_ply: int = 0) -> Budg
     if clock is None:
         return Budget(None, None)
     moves_to_go = min(limits.movestogo, HORIZON) if limits.movestogo else HORIZON
+    game_ply = max(game_ply, 0)        # a FEN may say move 0
     # What we may spend without touching the reserve kept for the overhead of future moves.
     available = max(1.0, clock - overhead_ms - min(clock * 0.05, 50 + overhead_ms))
     # The clock over the horizon: the increments still to come, less each move's overhead.

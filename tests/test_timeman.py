@@ -100,3 +100,11 @@ def test_moves_to_go_spends_the_period_without_flagging():
     clocks = _play_out(limits_for, 120, lambda budget: min(1.5 * budget.soft, budget.hard) + 4)
     assert min(clocks[39::40]) > 1000
     _play_out(limits_for, 120, lambda budget: budget.hard + 4)
+
+
+def test_any_move_number_gives_a_budget_inside_the_clock():
+    """A FEN's move number can be 0 or in the thousands: the budget stays real and on the clock."""
+    limits = Limits(wtime=10000, btime=10000, winc=100, binc=100)
+    for game_ply in (-2, 0, 5000):
+        budget = plan(limits, WHITE, 20, game_ply)
+        assert 0 < budget.soft <= budget.hard <= 5000
