@@ -307,7 +307,7 @@ class Searcher:
             self._game_ply = board.game_ply
             self._pondering = limits.ponder and not self._ponderhit.is_set()   # it may come before we start
             self._clock_start = start
-            self._budget = Budget(None, None) if self._pondering else plan(limits, board.turn, overhead_ms, board.game_ply)
+            self._budget = Budget(None, None) if self._pondering else plan(limits, board.turn, overhead_ms, self._game_ply)
             self._deadline = _Deadline(self, self._budget.hard, start)
         monitor = _CurrMoveReporter(self, report, start)
         max_depth = min(limits.depth or MAX_PLY - 4, MAX_PLY - 4)

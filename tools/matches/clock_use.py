@@ -12,12 +12,14 @@ player that front-loads well keeps small. Think times are tools.matches.match's 
 from __future__ import annotations
 
 import argparse
-import gzip
 import re
 import sys
 from dataclasses import dataclass, field
 
 import chess.pgn
+
+from jitfish.clock import ClockError, TimeControl
+from tools.matches.pgn_files import read_games
 
 THINK = re.compile(r"(\d+(?:\.\d+)?)s\b")
 BUCKET_MOVES = 10
@@ -42,18 +44,21 @@ def think_seconds(comment: str) -> float | None:
 
 
 def time_control(header: str) -> tuple[float, float] | None:
-    """(base, increment) in seconds of a `10+0.1` TimeControl header, None for anything else."""
-    match = re.fullmatch(r"(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)", header or "")
-    return (float(match.group(1)), float(match.group(2))) if match else None
+    """(base, increment) in seconds of a `10+0.1` TimeControl header, None for anything else
+    (no clock, moves per period)."""
+    try:
+        control = TimeControl.parse(header)
+    except ClockError:
+        return None
+    if control.kind() not in ("fischer", "sudden"):
+        return None
+    return control.periods[0].seconds, control.periods[0].increment
 
 
 def read(paths: list[str]) -> dict[str, Usage]:
     usage: dict[str, Usage] = {}
-    for path in paths:
-        opener = gzip.open if path.endswith(".gz") else open
-        with opener(path, "rt", encoding="utf-8") as f:
-            while (game := chess.pgn.read_game(f)) is not None:
-                add_game(game, usage)
+    for game in read_games(paths):
+        add_game(game, usage)
     return usage
 
 

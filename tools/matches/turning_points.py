@@ -15,7 +15,6 @@ not a verdict. Scores are tools.matches.match's PGN comments, `{+0.35/12 0.210s}
 from __future__ import annotations
 
 import argparse
-import gzip
 import re
 import sys
 from collections import Counter
@@ -25,6 +24,7 @@ import chess
 import chess.pgn
 
 from engine.defs import PIECE_VALUES
+from tools.matches.pgn_files import read_games
 
 COMMENT = re.compile(r"\s*([+-]?)(M?)(\d+(?:\.\d+)?)/")
 PIECE_POINTS = {kind: PIECE_VALUES[kind - 1] // PIECE_VALUES[0] for kind in (chess.KNIGHT, chess.BISHOP, chess.ROOK,
@@ -85,21 +85,18 @@ def turning_point(game: chess.pgn.Game, player: str) -> tuple[str, str] | None:
 
 def read(paths: list[str], player: str) -> Report:
     report = Report()
-    for path in paths:
-        opener = gzip.open if path.endswith(".gz") else open
-        with opener(path, "rt", encoding="utf-8") as f:
-            while (game := chess.pgn.read_game(f)) is not None:
-                if player not in (game.headers.get("White"), game.headers.get("Black")):
-                    continue
-                report.games += 1
-                won = "1-0" if game.headers.get("White") == player else "0-1"
-                if game.headers.get("Result") == won:
-                    continue
-                report.not_won += 1
-                turn = turning_point(game, player)
-                if turn is not None:
-                    report.phases[turn[0]] += 1
-                    report.seen[turn[1]] += 1
+    for game in read_games(paths):
+        if player not in (game.headers.get("White"), game.headers.get("Black")):
+            continue
+        report.games += 1
+        won = "1-0" if game.headers.get("White") == player else "0-1"
+        if game.headers.get("Result") == won:
+            continue
+        report.not_won += 1
+        turn = turning_point(game, player)
+        if turn is not None:
+            report.phases[turn[0]] += 1
+            report.seen[turn[1]] += 1
     return report
 
 
