@@ -12,7 +12,7 @@ import numpy as np
 from engine.bits import DARK_SQUARES, FILE_A, FILE_H, LIGHT_SQUARES, ONE, RANK_1, RANK_8, lsb, popcount
 from engine.bitboard import bishop_attacks, king_attacks, knight_attacks, rook_attacks
 from engine.defs import (BB_ALL, BB_WHITE, BISHOP, BLACK, KING, KNIGHT, PAWN, PIECE_TYPES, QUEEN, ROOK,
-                         ST_SIDE, WHITE)
+                         ST_HALFMOVE, ST_SIDE, WHITE)
 from engine.kernel import kernel
 from engine.piece import PIECE_VALUES, make_piece
 from engine.position import current_key
@@ -46,6 +46,7 @@ PAWN_MIX_W = np.uint64(0x9E3779B97F4A7C15)   # multiplicative hashing of the two
 PAWN_MIX_B = np.uint64(0xC2B2AE3D27D4EB4F)
 NOISE_MIX = np.uint64(0xD6E8FEB86659FD93)
 SCALE_NORMAL = 64
+RULE50_FADE = 200   # the network's score times (RULE50_FADE - halfmove clock) / RULE50_FADE: half at the 50-move limit
 MATERIAL_UNITS = PIECE_VALUES // PIECE_VALUES[PAWN]   # the endgame rules' material, in pawns
 CENTRE_FILES = ((FILE_A << np.uint64(2)) | (FILE_A << np.uint64(3)) | (FILE_A << np.uint64(4))
                 | (FILE_A << np.uint64(5)))                  # files c to f
@@ -351,6 +352,27 @@ def _non_pawn_units(bb, colour):
 
 
 @kernel
+def _wrong_bishop(bb, strong, strong_units):
+    """Does the stronger side have only a bishop and pawns on one rook file, whose queening square
+    the bishop does not cover and the defending king stands next to? A draw however many pawns."""
+    bishop = bb[make_piece(strong, BISHOP)]
+    pawns = bb[make_piece(strong, PAWN)]
+    if strong_units != 3 or not bishop or not pawns:
+        return False
+    if pawns & ~FILE_A == 0:
+        corner = 56 if strong == WHITE else 0
+    elif pawns & ~FILE_H == 0:
+        corner = 63 if strong == WHITE else 7
+    else:
+        return False
+    corner_light = (ONE << np.uint64(corner)) & LIGHT_SQUARES != 0
+    if ((bishop & LIGHT_SQUARES) != 0) == corner_light:
+        return False
+    king = lsb(bb[make_piece(strong ^ 1, KING)])
+    return max(abs((king & 7) - (corner & 7)), abs((king >> 3) - (corner >> 3))) <= 1
+
+
+@kernel
 def _endgame_scale(bb, eg):
     """How much of the endgame score the stronger side can realise (of SCALE_NORMAL)."""
     strong = WHITE if eg > 0 else BLACK
@@ -362,6 +384,8 @@ def _endgame_scale(bb, eg):
             return 8        # a minor piece up or less without pawns: hardly ever a win
         if strong_units == 6 and popcount(bb[make_piece(strong, KNIGHT)]) == 2 and weak_units == 0:
             return 4        # two knights cannot force mate
+    if _wrong_bishop(bb, strong, strong_units):
+        return 0            # rook pawns and a bishop that does not cover the corner the king holds
     white_bishops, black_bishops = bb[make_piece(WHITE, BISHOP)], bb[make_piece(BLACK, BISHOP)]
     bishops = white_bishops | black_bishops
     if (strong_units == 3 and weak_units == 3 and popcount(white_bishops) == 1
@@ -426,6 +450,17 @@ def _bare_king(bb):
 
 
 @kernel
+def _realisable(bb, st, score):
+    """The network's score (side to move) cut to what the stronger side can realise: the endings
+    the endgame scale knows to be drawish, and a fading share as the fifty-move counter rises,
+    so that an edge which shuffling does not turn into progress is not mistaken for a win (the
+    network learnt from games adjudicated long before such endings were played out)."""
+    white = score if st[ST_SIDE] == WHITE else -score
+    score = _divide(score * _endgame_scale(bb, white), SCALE_NORMAL)
+    return _divide(score * (RULE50_FADE - st[ST_HALFMOVE]), RULE50_FADE)
+
+
+@kernel
 def evaluate(tab, pos, ws, trace):
     """Score in centipawns for the side to move, with weights from the workspace `ws`: the
     network's when one is loaded (not when tracing, nor against a bare king: the network learnt
@@ -434,7 +469,7 @@ def evaluate(tab, pos, ws, trace):
     region of `ws`."""
     bb, st = pos
     if ws[W_NNUE + R_ON] and not trace and not _bare_king(bb):
-        score = output(pos, ws[W_NNUE:W_PAWN_CACHE])
+        score = _realisable(bb, st, output(pos, ws[W_NNUE:W_PAWN_CACHE]))
         if ws[W_NOISE] != 0:
             score += _noise(current_key(pos), ws[W_NOISE], ws[W_NOISE + 1])
         return score
