@@ -145,6 +145,7 @@ def test_the_engine_evaluates_as_the_trained_network_does(tmp_path, hidden):
         board = chess.Board(start)
         for text in moves[:40]:
             board.push_uci(text)
+        board.halfmove_clock = 0          # the score's fade with the counter is tested below
         fens.append(board.fen())
     pieces, stm = encode(fens)
     engine = np.array([searcher.static_eval(Board(fen)) for fen in fens])
@@ -258,3 +259,38 @@ def test_a_level_plays_with_the_evaluation_its_row_was_calibrated_with(net_file)
     assert with_net.network and not plain.network                  # no network file: hand-crafted
     with_net.set_level(None, 0)
     assert with_net.network and with_net.static_eval(Board(fen)) != plain.static_eval(Board(fen))
+
+
+def test_the_network_score_fades_with_the_fifty_move_counter_and_in_drawish_endings(net_file):
+    """The engine's score is the network's output cut to what can be realised: by (200 - counter)
+    / 200 as the fifty-move counter rises, and by the endgame scale (half with opposite-coloured
+    bishops)."""
+    net = small_net(1)
+    w1q, b1q = (np.round(net[k] * nnue.QA).astype(np.float32) / nnue.QA for k in ("w1", "b1"))
+    searcher = Searcher(1, network=net_file)
+
+    def raw(fen: str) -> float:
+        pieces, stm = encode([fen])
+        return float(train_nnue.forward(pieces, stm, w1q, b1q, net["w2"], net["b2"])[0] * nnue.EVAL_SCALE)
+
+    middlegame = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - {} 3"
+    for counter in (0, 40, 99):
+        expected = raw(middlegame.format(counter)) * (200 - counter) / 200
+        assert abs(searcher.static_eval(Board(middlegame.format(counter))) - expected) <= 1.5
+    bishops = "4k3/5p2/8/4b3/8/2P5/1P2B3/4K3 w - - 0 1"          # light against dark
+    assert abs(searcher.static_eval(Board(bishops)) - raw(bishops) / 2) <= 1.5
+    assert abs(raw(bishops)) > 20
+
+
+def test_the_wrong_bishop_with_rook_pawns_is_a_draw():
+    """Rook pawns, a bishop that does not cover the queening square, and the defending king in
+    that corner: a draw however many pawns, which the network (and the hand-crafted evaluation
+    without it) must know, within a few centipawns; with the right bishop it is a win."""
+    network, hand_crafted = Searcher(1), Searcher(1, network="")
+    assert network.network
+    for searcher in (network, hand_crafted):
+        assert abs(searcher.static_eval(Board("7k/8/7P/7P/8/8/p7/3BK3 w - - 0 1"))) <= 30
+        assert searcher.static_eval(Board("6k1/8/7P/7P/8/8/p7/2B1K3 w - - 0 1")) > 200
+        assert abs(searcher.static_eval(Board("4bk2/p7/8/8/8/8/8/K7 b - - 0 1"))) <= 30   # black's a-pawn
+        assert abs(searcher.static_eval(Board("6k1/8/7P/7P/8/8/p7/3BK3 w - - 0 1"))) <= 30  # next to the corner
+        assert searcher.static_eval(Board("5k2/8/7P/7P/8/8/p7/3BK3 w - - 0 1")) > 200  # too far from it
