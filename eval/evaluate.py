@@ -460,10 +460,10 @@ def _realisable(bb, st, score):
 @kernel
 def evaluate(tab, pos, ws, trace):
     """Score in centipawns for the side to move, with weights from the workspace `ws`: the
-    network's when one is loaded (not when tracing, nor against a bare king: the network learnt
-    from games that were adjudicated before such endings, and the hand-crafted mop-up mates), else
-    the hand-crafted terms'. When `trace` is true, the term counts are added to the (zeroed) trace
-    region of `ws`."""
+    network's when one is loaded, cut by the endgame scale (not when tracing, nor against a bare
+    king: the network learnt from games that were adjudicated before such endings, and the
+    hand-crafted mop-up mates), else the hand-crafted terms'. When `trace` is true, the term
+    counts are added to the (zeroed) trace region of `ws`."""
     bb, st = pos
     if ws[W_NNUE + R_ON] and not trace and not _bare_king(bb):
         score = _realisable(bb, st, output(pos, ws[W_NNUE:W_PAWN_CACHE]))

@@ -52,3 +52,14 @@ def test_read_counts_games_not_won(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "2 games of jitfish, 1 not won, 1 with a turning point" in out
     assert "middlegame 1" in out and "not for 4 moves or more 1" in out
+
+
+def test_draws_with_an_edge_not_converted(tmp_path, capsys):
+    path = tmp_path / "games.pgn.gz"
+    agreed = game([0] * 10 + [200] * 10, [0] * 10 + [-180] * 10, result="1/2-1/2")   # both saw +1.8
+    alone = game([0] * 10 + [300] * 10, [0] * 20, result="1/2-1/2")                 # sf saw 0.00
+    apart = game([200] + [0] * 19, [0] + [-200] * 19, result="1/2-1/2")             # never at once
+    level = game([40] * 20, [-40] * 20, result="1/2-1/2")
+    path.write_bytes(gzip.compress("\n\n".join(str(g) for g in (agreed, alone, apart, level)).encode()))
+    assert turning_points.main([str(path)]) == 0
+    assert "draws 4: its own score reached +1.5 in 3, the opponent's agreed in 1" in capsys.readouterr().out

@@ -8,6 +8,8 @@ end. It is counted by phase (the opening: the first 30 plies of the game; the en
 points of pieces left, a minor piece 3, a rook 5, a queen 9; else the middlegame) and by whether
 the player's own search saw it: its score at that point already -100 or worse, worse within its
 next four moves (a tactic beyond its horizon), or not for four moves and more (a misjudgement).
+It also counts the draws the player did not convert: those where its own score reached +150 cp
+or more, and among them those where the opponent's score agreed (+150 or more for the player).
 The opponent's score is only a judge as good as its search, so read the counts as a direction,
 not a verdict. Scores are tools.matches.match's PGN comments, `{+0.35/12 0.210s}`.
 """
@@ -30,6 +32,7 @@ COMMENT = re.compile(r"\s*([+-]?)(M?)(\d+(?:\.\d+)?)/")
 PIECE_POINTS = {kind: PIECE_VALUES[kind - 1] // PIECE_VALUES[0] for kind in (chess.KNIGHT, chess.BISHOP, chess.ROOK,
                                                                      chess.QUEEN)}   # in pawns: 3, 3, 5, 9
 LOST_CP, STAYS_LOST_CP = -150, -100
+EDGE_CP = 150            # a draw with the player's score this far ahead at some point: an edge not converted
 OPENING_PLIES, ENDGAME_POINTS, HORIZON_MOVES = 30, 26, 4
 
 
@@ -48,14 +51,18 @@ class Report:
     not_won: int = 0
     phases: Counter = field(default_factory=Counter)
     seen: Counter = field(default_factory=Counter)
+    draws: int = 0
+    draws_own_edge: int = 0        # draws where the player's own score reached EDGE_CP
+    draws_agreed_edge: int = 0     # ... and the opponent's score agreed
 
 
-def turning_point(game: chess.pgn.Game, player: str) -> tuple[str, str] | None:
-    """(phase, how the player saw it) of the game's turning point, None if there is none."""
+def score_points(game: chess.pgn.Game, player: str) -> list[tuple[int, float, float, int]]:
+    """Per reply of the opponent: (ply, the player's last score, the opponent's score from the
+    player's side, the pieces' points left on the board)."""
     white = game.headers.get("White") == player
     board = game.board()
     own = None
-    points: list[tuple[int, float, float, int]] = []     # ply, own score, opponent's, pieces' points
+    points: list[tuple[int, float, float, int]] = []
     for node in game.mainline():
         mover_is_player = board.turn == (chess.WHITE if white else chess.BLACK)
         board.push(node.move)
@@ -68,6 +75,12 @@ def turning_point(game: chess.pgn.Game, player: str) -> tuple[str, str] | None:
             pieces = sum(len(board.pieces(kind, colour)) * value
                          for kind, value in PIECE_POINTS.items() for colour in chess.COLORS)
             points.append((board.ply(), own, -score, pieces))
+    return points
+
+
+def turning_point(game: chess.pgn.Game, player: str) -> tuple[str, str] | None:
+    """(phase, how the player saw it) of the game's turning point, None if there is none."""
+    points = score_points(game, player)
     for index, (ply, own_score, theirs, pieces) in enumerate(points):
         if theirs <= LOST_CP and all(later[2] <= STAYS_LOST_CP for later in points[index:]):
             phase = ("opening" if ply <= OPENING_PLIES
@@ -93,6 +106,13 @@ def read(paths: list[str], player: str) -> Report:
         if game.headers.get("Result") == won:
             continue
         report.not_won += 1
+        if game.headers.get("Result") == "1/2-1/2":
+            report.draws += 1
+            points = score_points(game, player)
+            if any(own >= EDGE_CP for _, own, _, _ in points):
+                report.draws_own_edge += 1
+                report.draws_agreed_edge += any(own >= EDGE_CP and theirs >= EDGE_CP
+                                                for _, own, theirs, _ in points)
         turn = turning_point(game, player)
         if turn is not None:
             report.phases[turn[0]] += 1
@@ -111,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{report.games} games of {args.player}, {report.not_won} not won, {turns} with a turning point")
     for title, counts in (("phase", report.phases), ("seen by its own search", report.seen)):
         print(f"{title}: " + ", ".join(f"{name} {count}" for name, count in counts.most_common()))
+    print(f"draws {report.draws}: its own score reached +{EDGE_CP / 100:.1f} in {report.draws_own_edge}, "
+          f"the opponent's agreed in {report.draws_agreed_edge}")
     return 0
 
 
