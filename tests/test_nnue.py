@@ -279,7 +279,7 @@ def test_the_network_score_is_halved_with_opposite_coloured_bishops(net_file):
 
 def test_the_wrong_bishop_with_rook_pawns_is_a_draw():
     """Rook pawns, a bishop that does not cover the queening square, and the defending king in
-    that corner: a draw however many pawns, which the network (and the hand-crafted evaluation
+    or next to that corner: a draw however many pawns, which the network (and the hand-crafted evaluation
     without it) must know, within a few centipawns; with the right bishop it is a win."""
     network, hand_crafted = Searcher(1), Searcher(1, network="")
     assert network.network
