@@ -376,9 +376,12 @@ def _endgame_scale(bb, eg):
     """How much of the endgame score the stronger side can realise (of SCALE_NORMAL)."""
     strong = WHITE if eg > 0 else BLACK
     weak = strong ^ 1
+    strong_pawns = bb[make_piece(strong, PAWN)]
+    if strong_pawns and popcount(bb[BB_WHITE + strong] & ~strong_pawns) != 2:
+        return SCALE_NORMAL     # with pawns, every rule below needs a lone minor piece (and the king)
     strong_units = _non_pawn_units(bb, strong)
     weak_units = _non_pawn_units(bb, weak)
-    if not bb[make_piece(strong, PAWN)]:
+    if not strong_pawns:
         if strong_units - weak_units <= 3:
             return 8        # a minor piece up or less without pawns: hardly ever a win
         if strong_units == 6 and popcount(bb[make_piece(strong, KNIGHT)]) == 2 and weak_units == 0:
