@@ -12,16 +12,14 @@ player that front-loads well keeps small. Think times are tools.matches.match's 
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from dataclasses import dataclass, field
 
 import chess.pgn
 
 from jitfish.clock import ClockError, TimeControl
-from tools.matches.pgn_files import read_games
+from tools.matches.pgn_files import read_games, think_seconds
 
-THINK = re.compile(r"(\d+(?:\.\d+)?)s\b")
 BUCKET_MOVES = 10
 BUCKETS = 5            # the last one holds every move from 41 on
 
@@ -35,12 +33,6 @@ class Usage:
     def mean_ms(self, bucket: int) -> float | None:
         times = self.by_bucket[bucket]
         return 1000 * sum(times) / len(times) if times else None
-
-
-def think_seconds(comment: str) -> float | None:
-    """The think time of a `{+0.35/12 0.210s}` comment, None without one."""
-    match = THINK.search(comment or "")
-    return float(match.group(1)) if match else None
 
 
 def time_control(header: str) -> tuple[float, float] | None:

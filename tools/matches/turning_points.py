@@ -17,7 +17,6 @@ not a verdict. Scores are tools.matches.match's PGN comments, `{+0.35/12 0.210s}
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -26,23 +25,13 @@ import chess
 import chess.pgn
 
 from engine.defs import PIECE_VALUES
-from tools.matches.pgn_files import read_games
+from tools.matches.pgn_files import comment_score, read_games
 
-COMMENT = re.compile(r"\s*([+-]?)(M?)(\d+(?:\.\d+)?)/")
 PIECE_POINTS = {kind: PIECE_VALUES[kind - 1] // PIECE_VALUES[0] for kind in (chess.KNIGHT, chess.BISHOP, chess.ROOK,
                                                                      chess.QUEEN)}   # in pawns: 3, 3, 5, 9
 LOST_CP, STAYS_LOST_CP = -150, -100
 EDGE_CP = 150            # a draw with the player's score this far ahead at some point: an edge not converted
 OPENING_PLIES, ENDGAME_POINTS, HORIZON_MOVES = 30, 26, 4
-
-
-def comment_score(comment: str) -> float | None:
-    """The centipawns of a `{+0.35/12 ...}` comment (a mate as +-10000), None without one."""
-    match = COMMENT.match(comment or "")
-    if not match:
-        return None
-    value = 10_000.0 if match.group(2) else float(match.group(3)) * 100
-    return -value if match.group(1) == "-" else value
 
 
 @dataclass
@@ -80,7 +69,11 @@ def score_points(game: chess.pgn.Game, player: str) -> list[tuple[int, float, fl
 
 def turning_point(game: chess.pgn.Game, player: str) -> tuple[str, str] | None:
     """(phase, how the player saw it) of the game's turning point, None if there is none."""
-    points = score_points(game, player)
+    return turn_of(score_points(game, player))
+
+
+def turn_of(points: list[tuple[int, float, float, int]]) -> tuple[str, str] | None:
+    """turning_point from a game's score_points."""
     for index, (ply, own_score, theirs, pieces) in enumerate(points):
         if theirs <= LOST_CP and all(later[2] <= STAYS_LOST_CP for later in points[index:]):
             phase = ("opening" if ply <= OPENING_PLIES
@@ -106,14 +99,14 @@ def read(paths: list[str], player: str) -> Report:
         if game.headers.get("Result") == won:
             continue
         report.not_won += 1
+        points = score_points(game, player)
         if game.headers.get("Result") == "1/2-1/2":
             report.draws += 1
-            points = score_points(game, player)
             if any(own >= EDGE_CP for _, own, _, _ in points):
                 report.draws_own_edge += 1
                 report.draws_agreed_edge += any(own >= EDGE_CP and theirs >= EDGE_CP
                                                 for _, own, theirs, _ in points)
-        turn = turning_point(game, player)
+        turn = turn_of(points)
         if turn is not None:
             report.phases[turn[0]] += 1
             report.seen[turn[1]] += 1
