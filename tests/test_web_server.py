@@ -807,7 +807,6 @@ def test_a_premove_is_played_as_soon_as_the_robot_has_moved():
         async with running() as (client, _):
             page = await open_page(client, dict(ROBOT_SETTINGS, pause=True))
             assert page.game["premove_targets"] == {}                            # your move: no pre-move
-            assert "while the robot thinks" in await page.error({"type": "premove", "from": "d2", "to": "d4"})
             await play(page, chess.Move.from_uci("e2e4"))
             game = await page.until(lambda g: len(g["moves"]) == 1)
             assert "d4" in game["premove_targets"]["d2"] and "h5" in game["premove_targets"]["d1"]
@@ -820,6 +819,33 @@ def test_a_premove_is_played_as_soon_as_the_robot_has_moved():
             assert game["moves"][2]["uci"] == "d2d4" and game["premove"] is None
             game = await page.until(robot_done)
             assert len(game["moves"]) == 4
+    asyncio.run(scenario())
+
+
+def test_a_premove_that_arrives_after_the_robot_has_moved_is_played_if_legal():
+    """The page sends a pre-move while it believes the robot thinks; if the robot's move came first,
+    the pre-move is played as a move (legal) or dropped with a notice (not legal), never an error."""
+    async def scenario():
+        async with running() as (client, _):
+            page = await open_page(client, ROBOT_SETTINGS)
+            await page.send({"type": "premove", "from": "e2", "to": "e4"})      # late: it is your move
+            game = await page.until(lambda g: len(g["moves"]) == 1)
+            assert game["moves"][0]["uci"] == "e2e4" and game["premove"] is None
+            game = await page.until(robot_done)
+            await page.send({"type": "premove", "from": "e1", "to": "e3"})      # not legal now
+            assert "Pre-move cancelled" in (await page.expect("notice"))["message"]
+            after = await page.fresh_state()
+            assert after["moves"] == game["moves"] and after["turn"] == after["human"]
+            assert "two squares" in await page.error({"type": "premove", "from": "e2", "to": "e9"})
+    asyncio.run(scenario())
+
+
+def test_between_two_people_there_is_no_premove():
+    async def scenario():
+        async with running() as (client, _):
+            page = await open_page(client, HUMAN_SETTINGS)
+            assert "while the robot thinks" in await page.error({"type": "premove", "from": "d2", "to": "d4"})
+            assert (await page.fresh_state())["moves"] == []
     asyncio.run(scenario())
 
 

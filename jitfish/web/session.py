@@ -254,13 +254,36 @@ class Session:
                          "uci": move.uci(), "san": board.san(move)})
 
     async def _premove(self, message: dict[str, Any]) -> None:
-        """Queue the person's move while the robot thinks (or drop it: `cancel`)."""
+        """Queue the person's move while the robot thinks (or drop it: `cancel`). One that arrives
+        just after the robot has moved (the page had not heard yet) is what a queued pre-move would
+        have been: played now if legal, else dropped with a notice."""
         game = self.game
         if message.get("cancel") is True:
             game.premove = None
+        elif game.human is not None and not game.over and game.board.turn == game.human:
+            await self._late_premove(game, message)
+            return
         else:
             game.set_premove(message.get("from"), message.get("to"), message.get("promotion"))
         await self.push_state()
+
+    async def _late_premove(self, game: Game, message: dict[str, Any]) -> None:
+        origin, target, promotion = message.get("from"), message.get("to"), message.get("promotion")
+        if not isinstance(origin, str) or not isinstance(target, str) \
+                or origin not in chess.SQUARE_NAMES or target not in chess.SQUARE_NAMES:
+            raise GameError("a move needs two squares such as e2 and e4")
+        try:
+            move = game.resolve(origin, target, promotion if promotion else "q")
+        except GameError:
+            await self.emit({"type": "notice", "message": "Pre-move cancelled: not legal after that move"})
+            await self.push_state()
+            return
+        now = self.now()
+        if game.check_flag(now):
+            await self._changed()
+            raise GameError("too late: your time ran out")
+        game.play(move, now)
+        await self._changed()
 
     # ---- the review and its exercises ----
 
