@@ -230,9 +230,10 @@ def random_play_fens(count: int, seed: int, min_plies: int, max_plies: int) -> l
 
 def commented_game(headers: dict[str, str], comments: list[str]) -> chess.pgn.Game:
     """A PGN game of the first legal move (by UCI text) at every ply, each move carrying the next
-    comment, as tools.matches.match writes its `{+0.35/12 0.210s}` comments."""
+    comment, as tools.matches.match writes its `{+0.35/12 0.210s}` comments; from the headers'
+    FEN if they give one."""
     game = chess.pgn.Game(headers=headers)
-    board, node = chess.Board(), game
+    board, node = game.board(), game
     for comment in comments:
         move = sorted(board.legal_moves, key=lambda m: m.uci())[0]
         board.push(move)

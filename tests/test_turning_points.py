@@ -10,11 +10,14 @@ from tests.helpers import commented_game
 from tools.matches import turning_points
 
 
-def game(own: list[float], theirs: list[float], result: str = "0-1") -> chess.pgn.Game:
+def game(own: list[float], theirs: list[float], result: str = "0-1", fen: str | None = None) -> chess.pgn.Game:
     """A game of jitfish (White) against sf; each pair of plies carries the two engines' scores
     (each from its own side), as tools.matches.match writes them."""
     comments = [f"{score / 100:+.2f}/10 0.100s" for pair in zip(own, theirs) for score in pair]
-    return commented_game({"White": "jitfish", "Black": "sf", "Result": result}, comments)
+    headers = {"White": "jitfish", "Black": "sf", "Result": result}
+    if fen is not None:
+        headers.update(FEN=fen, SetUp="1")
+    return commented_game(headers, comments)
 
 
 def test_comment_scores():
@@ -60,6 +63,9 @@ def test_draws_with_an_edge_not_converted(tmp_path, capsys):
     alone = game([0] * 10 + [300] * 10, [0] * 20, result="1/2-1/2")                 # sf saw 0.00
     apart = game([200] + [0] * 19, [0] + [-200] * 19, result="1/2-1/2")             # never at once
     level = game([40] * 20, [-40] * 20, result="1/2-1/2")
-    path.write_bytes(gzip.compress("\n\n".join(str(g) for g in (agreed, alone, apart, level)).encode()))
+    ending = game([160] * 20, [0] * 20, result="1/2-1/2", fen="r3k3/pppp4/8/8/8/8/PPPPP3/R3K3 w - - 0 1")
+    games = (agreed, alone, apart, level, ending)
+    path.write_bytes(gzip.compress("\n\n".join(str(g) for g in games).encode()))
     assert turning_points.main([str(path)]) == 0
-    assert "draws 4: its own score reached +1.5 in 3, the opponent's agreed in 1" in capsys.readouterr().out
+    assert ("draws 5: its own score reached +1.5 in 4, the opponent's agreed in 1; it first did before "
+            "the endgame in 3") in capsys.readouterr().out

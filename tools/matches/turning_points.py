@@ -43,6 +43,7 @@ class Report:
     draws: int = 0
     draws_own_edge: int = 0        # draws where the player's own score reached EDGE_CP
     draws_agreed_edge: int = 0     # ... and the opponent's score agreed
+    draws_edge_early: int = 0      # ... which it first reached before the endgame
 
 
 def score_points(game: chess.pgn.Game, player: str) -> list[tuple[int, float, float, int]]:
@@ -102,8 +103,10 @@ def read(paths: list[str], player: str) -> Report:
         points = score_points(game, player)
         if game.headers.get("Result") == "1/2-1/2":
             report.draws += 1
-            if any(own >= EDGE_CP for _, own, _, _ in points):
+            edges = [pieces for _, own, _, pieces in points if own >= EDGE_CP]
+            if edges:
                 report.draws_own_edge += 1
+                report.draws_edge_early += edges[0] > ENDGAME_POINTS
                 report.draws_agreed_edge += any(own >= EDGE_CP and theirs >= EDGE_CP
                                                 for _, own, theirs, _ in points)
         turn = turn_of(points)
@@ -125,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     for title, counts in (("phase", report.phases), ("seen by its own search", report.seen)):
         print(f"{title}: " + ", ".join(f"{name} {count}" for name, count in counts.most_common()))
     print(f"draws {report.draws}: its own score reached +{EDGE_CP / 100:.1f} in {report.draws_own_edge}, "
-          f"the opponent's agreed in {report.draws_agreed_edge}")
+          f"the opponent's agreed in {report.draws_agreed_edge}; it first did before the endgame in "
+          f"{report.draws_edge_early}")
     return 0
 
 
