@@ -348,3 +348,25 @@ def test_compare_two_gauntlets_pair_by_pair():
     assert elo.compare(better[:40], base).error > up.error        # 20 common pairs
     with pytest.raises(ValueError):
         elo.compare(better, [dict(g, opening="other") for g in base])
+
+
+def test_compare_pools_gauntlets_of_several_seeds(tmp_path, capsys):
+    """--compare NEW BASE NEW BASE: pairs of the first two and of the last two pooled (pair k of
+    one seed is not pair k of the other), so the bar narrows; an odd count is refused."""
+    def gauntlet(pair_scores: list[tuple[float, float]]) -> dict:
+        return {"engines": ["x", "sf"], "game_list": [{"pair": k, "opening": f"o{k}", "score_first": s}
+                                                      for k, scores in enumerate(pair_scores) for s in scores]}
+    paths = []
+    for name, pairs in (("new1", [(1.0, 0.5), (0.5, 0.5)] * 20), ("base1", [(0.5, 0.5), (0.5, 0.0)] * 20),
+                        ("new2", [(1.0, 0.0), (0.5, 0.5)] * 20), ("base2", [(1.0, 0.0), (0.5, 0.5)] * 20)):
+        paths.append(tmp_path / f"{name}.json")
+        paths[-1].write_text(json.dumps(gauntlet(pairs)))
+    one = elo.compare(gauntlet([(1.0, 0.5), (0.5, 0.5)] * 20)["game_list"],
+                      gauntlet([(0.5, 0.5), (0.5, 0.0)] * 20)["game_list"])
+    assert elo.main(["--compare", *map(str, paths)]) == 0
+    line = capsys.readouterr().out
+    assert "(80 common pairs)" in line
+    pooled = float(line.split("Elo ")[1].split()[0])
+    assert 0 < pooled < one.elo                                     # the second seed found no difference
+    with pytest.raises(SystemExit):
+        elo.main(["--compare", *map(str, paths[:3])])

@@ -205,6 +205,12 @@ def compare(new_games: list[dict], base_games: list[dict]) -> EloEstimate:
     return EloEstimate(elo, elo - error, elo + error, "paired", n)
 
 
+def pooled(summaries: list[dict]) -> list[dict]:
+    """The games of several gauntlets as one, each game pair keyed by its gauntlet as well."""
+    return [dict(game, pair=(index, game["pair"])) for index, summary in enumerate(summaries)
+            for game in summary["game_list"]]
+
+
 def describe(summary: dict) -> str:
     """One line per match: players, W/D/L and score, Elo (pentanomial and trinomial), LOS."""
     (wins, draws, losses), penta = counts_from_games(summary["game_list"])
@@ -220,18 +226,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Re-derive match results from tools.matches.match --json summaries.")
     parser.add_argument("json", nargs="+", help="tools/matches/match.py --json summaries")
     parser.add_argument("--compare", action="store_true",
-                        help="two summaries, NEW then BASE, of gauntlets against the same opponent with "
-                             "the same seed: the Elo of NEW over BASE, pair by pair")
+                        help="summaries NEW BASE [NEW BASE ...] of gauntlets against the same opponent, each "
+                             "NEW with its BASE's seed: the Elo of NEW over BASE, pair by pair, pooled over "
+                             "the seeds")
     args = parser.parse_args(argv)
     if args.compare:
-        if len(args.json) != 2:
-            parser.error("--compare takes two summaries: NEW BASE")
+        if len(args.json) < 2 or len(args.json) % 2:
+            parser.error("--compare takes summaries two by two: NEW BASE [NEW BASE ...]")
         try:
             summaries = []
             for path in args.json:
                 with open(path, encoding="utf-8") as f:
                     summaries.append(json.load(f))
-            estimate = compare(summaries[0]["game_list"], summaries[1]["game_list"])
+            new, base = (pooled(summaries[start::2]) for start in (0, 1))
+            estimate = compare(new, base)
         except (OSError, ValueError, KeyError, TypeError) as err:
             print(f"error: {err}", file=sys.stderr)
             return 1
