@@ -150,6 +150,10 @@ class Session:
             move = game.parse_text(message["text"])
         else:
             move = game.resolve(message.get("from"), message.get("to"), message.get("promotion"))
+        await self._play_persons_move(game, move)
+
+    async def _play_persons_move(self, game: Game, move: chess.Move) -> None:
+        """Play the person's legal move now, unless their clock has already run out."""
         now = self.now()
         if game.check_flag(now):
             await self._changed()
@@ -278,12 +282,7 @@ class Session:
             await self.emit({"type": "notice", "message": "Pre-move cancelled: not legal after that move"})
             await self.push_state()
             return
-        now = self.now()
-        if game.check_flag(now):
-            await self._changed()
-            raise GameError("too late: your time ran out")
-        game.play(move, now)
-        await self._changed()
+        await self._play_persons_move(game, move)
 
     # ---- the review and its exercises ----
 
