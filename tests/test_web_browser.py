@@ -148,6 +148,10 @@ def start(page, opponent: str, *, position: str = "", clock: str = "none", level
         page.fill("#position", position)
     page.click("#new-game")
     wait_moves(page, 0)
+    if position:        # the page's first game has no moves either: wait for the new one's pieces
+        for square, piece in chess.Board(position).piece_map().items():
+            expect(page.locator(f"[data-square='{chess.square_name(square)}'] img[data-piece='{piece.symbol()}']")) \
+                .to_have_count(1)
 
 
 def test_page_loads_clean_and_screenshots(open_page):
