@@ -40,12 +40,17 @@ def drag_targets(board: chess.Board) -> Targets:
     return found
 
 
-def resolve_drag(board: chess.Board, origin: Any, target: Any, promotion: Any = None) -> chess.Move:
-    """The legal move from the page's drag (square names and a piece letter for a promotion)."""
+def drag_squares(origin: Any, target: Any) -> tuple[chess.Square, chess.Square]:
+    """The two squares of the page's drag; GameError unless both are square names."""
     try:
-        a, b = chess.parse_square(origin), chess.parse_square(target)
+        return chess.parse_square(origin), chess.parse_square(target)
     except (ValueError, TypeError):
         raise GameError("a move needs two squares such as e2 and e4") from None
+
+
+def resolve_drag(board: chess.Board, origin: Any, target: Any, promotion: Any = None) -> chess.Move:
+    """The legal move from the page's drag (square names and a piece letter for a promotion)."""
+    a, b = drag_squares(origin, target)
     moves = drag_targets(board).get((a, b))
     if not moves:
         raise GameError(f"{origin}-{target} is not a legal move")

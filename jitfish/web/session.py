@@ -22,7 +22,7 @@ from jitfish.game import COLOURS, GameError
 from jitfish.robot_policy import human_pause
 from jitfish.setup import start_board
 from jitfish.web.analysis import AnalysisBoard, Analyst
-from jitfish.web.board import resolve_drag
+from jitfish.web.board import drag_squares, resolve_drag
 from jitfish.web.game import MAX_POSITION_TEXT, Game, Settings
 from jitfish.web.review import REVIEW_NODES, GameReview, judge_attempt, review_game
 from jitfish.web.robot import Adviser, Robot, RobotError
@@ -273,9 +273,7 @@ class Session:
 
     async def _late_premove(self, game: Game, message: dict[str, Any]) -> None:
         origin, target, promotion = message.get("from"), message.get("to"), message.get("promotion")
-        if not isinstance(origin, str) or not isinstance(target, str) \
-                or origin not in chess.SQUARE_NAMES or target not in chess.SQUARE_NAMES:
-            raise GameError("a move needs two squares such as e2 and e4")
+        drag_squares(origin, target)                   # not even squares: an error, not a dropped pre-move
         try:
             move = game.resolve(origin, target, promotion if promotion else "q")
         except GameError:
