@@ -8,6 +8,7 @@ Without /usr/bin/chromium (or the playwright package) these tests skip, except u
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -554,7 +555,8 @@ class held_engines:
 
     def __exit__(self, *exc) -> None:
         for pid in self.pids:
-            os.kill(pid, signal.SIGCONT)
+            with contextlib.suppress(ProcessLookupError):   # an earlier page's engine may have ended since
+                os.kill(pid, signal.SIGCONT)
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to hold the robot's process")
