@@ -5,6 +5,7 @@ search's centipawn scale."""
 from __future__ import annotations
 
 import argparse
+import json
 import random
 
 import chess
@@ -168,3 +169,28 @@ def test_command_line_refuses_bad_settings(chunks, tmp_path):
         assert exit_info.value.code == 2
     with pytest.raises(SystemExit):
         nnue.main([str(tmp_path / "nowhere"), "--out", str(tmp_path / "n.npz")])
+
+
+def test_fine_tuning_starts_from_the_saved_network_on_its_centipawn_scale(chunks, tmp_path):
+    """--init takes up a saved network: before any step it computes the same centipawns whatever
+    K the new data fit, and training goes on from there (the settings say from which)."""
+    start = nnue.initial_net(16, seed=4)
+    saved_file = tmp_path / "start.npz"
+    nnue.save(start, saved_file, {"hidden": 16}, scale=150.0)
+    fens = random_fens(20, 23)
+    pieces, stm = encode(fens)
+    with np.load(saved_file) as saved:
+        centipawns = nnue.forward(pieces, stm, saved["w1"], saved["b1"], saved["w2"], saved["b2"]) * EVAL_SCALE
+    for scale in (120.0, 150.0, 300.0):
+        taken_up = nnue.trained_form(saved_file, scale)
+        again = nnue.forward(pieces, stm, taken_up["w1"], taken_up["b1"], taken_up["w2"], taken_up["b2"]) * scale
+        assert np.allclose(again, centipawns, atol=1e-3)
+    out = tmp_path / "tuned.npz"
+    assert nnue.main([str(chunks), "--test", str(chunks / "chunk-00000.jfsp.xz"), "--out", str(out),
+                      "--init", str(saved_file), "--epochs", "1", "--rate", "0.001", "--batch", "64"]) == 0
+    with np.load(out) as tuned:
+        settings = json.loads(str(tuned["settings"]))
+        assert tuned["w1"].shape == (768, 16) and not np.array_equal(tuned["w1"], start["w1"])
+        assert settings["hidden"] == 16 and settings["init"]["file"] == "start.npz"
+    with pytest.raises(SystemExit):
+        nnue.main([str(chunks), "--out", str(tmp_path / "n.npz"), "--init", str(tmp_path / "nowhere.npz")])

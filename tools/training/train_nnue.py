@@ -1,7 +1,7 @@
 """Train the evaluation network on self-play chunks: 768 -> H x 2 -> 1 of 8, SCReLU, in numba on the CPU.
 
     python -m tools.training.train_nnue data/selfplay/gen1 --out eval/networks/candidate.npz \\
-        [--hidden 64] [--epochs 20] [--result-weight 0.2] [--rate 0.002]
+        [--hidden 64] [--epochs 20] [--result-weight 0.2] [--rate 0.002] [--init eval/network.npz]
 
 Data: the chunks (tools/training/records.py) of the folders or files given; positions in check,
 whose best move captured or promoted, or whose score is beyond +-MAX_SCORE are left out. The
@@ -239,6 +239,19 @@ def initial_net(hidden: int, seed: int) -> dict[str, np.ndarray]:
             "b2": np.zeros(OUTPUT_BUCKETS, dtype=np.float32)}
 
 
+def trained_form(path: Path, scale: float) -> dict[str, np.ndarray]:
+    """A saved network as the trainer computes with it for score scale K = `scale` (its output
+    layer divided by what save() multiplied it by), to go on training it: fine-tuning."""
+    with np.load(path) as saved:
+        net = {name: saved[name].astype(np.float32) for name in ("w1", "b1", "w2", "b2")}
+    if net["w1"].shape[0] != INPUTS:
+        raise ValueError(f"{path} is not a {INPUTS}-input network")
+    factor = np.float32(EVAL_SCALE / scale)
+    net["w2"] *= factor
+    net["b2"] *= factor
+    return net
+
+
 def train(data: Dataset, target: np.ndarray, net: dict[str, np.ndarray], epochs: int, batch: int, rate: float,
           seed: int, threads: int, report=print, test: tuple[Dataset, np.ndarray] | None = None
           ) -> dict[str, np.ndarray]:
@@ -311,6 +324,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, help="train on at most this many positions (the first ones)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--init", type=Path, help="go on training this network (.npz) instead of random weights "
+                        "(its hidden size is kept): fine-tuning")
     args = parser.parse_args(argv)
     if not 0.0 <= args.result_weight <= 1.0:
         parser.error("--result-weight must be between 0 and 1")
@@ -337,10 +352,18 @@ def main(argv: list[str] | None = None) -> int:
     target, test_target = data.targets(scale, args.result_weight), test.targets(scale, args.result_weight)
     print(f"{len(data):,} training positions from {len(train_files)} chunks, {len(test):,} test positions "
           f"(read in {time.perf_counter() - started:.0f} s); score scale K = {scale:.1f}", file=sys.stderr)
-    net = train(data, target, initial_net(args.hidden, args.seed), args.epochs, args.batch, args.rate, args.seed,
+    try:
+        start = trained_form(args.init, scale) if args.init else initial_net(args.hidden, args.seed)
+    except (OSError, KeyError, ValueError) as err:
+        parser.error(f"--init: {err}")
+    args.hidden = start["b1"].shape[0]
+    net = train(data, target, start, args.epochs, args.batch, args.rate, args.seed,
                 args.threads, report=lambda line: print(line, file=sys.stderr, flush=True),
                 test=(test, test_target))
-    settings = {key: value for key, value in vars(args).items() if key not in ("out", "data", "test")}
+    settings = {key: value for key, value in vars(args).items() if key not in ("out", "data", "test", "init")}
+    if args.init:
+        with np.load(args.init) as saved:
+            settings["init"] = {"file": args.init.name, "settings": json.loads(str(saved["settings"]))}
     settings.update(data_files=[f"{path.parent.name}/{path.name}" for path in train_files],
                     test_files=[f"{path.parent.name}/{path.name}" for path in test_files])
     sample = first(test, 50_000)
