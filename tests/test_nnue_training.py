@@ -182,7 +182,7 @@ def test_fine_tuning_starts_from_the_saved_network_on_its_centipawn_scale(chunks
     with np.load(saved_file) as saved:
         centipawns = nnue.forward(pieces, stm, saved["w1"], saved["b1"], saved["w2"], saved["b2"]) * EVAL_SCALE
     for scale in (120.0, 150.0, 300.0):
-        taken_up = nnue.trained_form(saved_file, scale)
+        taken_up = nnue.trained_form(nnue.read_network(saved_file)[0], scale)
         again = nnue.forward(pieces, stm, taken_up["w1"], taken_up["b1"], taken_up["w2"], taken_up["b2"]) * scale
         assert np.allclose(again, centipawns, atol=1e-3)
     out = tmp_path / "tuned.npz"
@@ -192,5 +192,7 @@ def test_fine_tuning_starts_from_the_saved_network_on_its_centipawn_scale(chunks
         settings = json.loads(str(tuned["settings"]))
         assert tuned["w1"].shape == (768, 16) and not np.array_equal(tuned["w1"], start["w1"])
         assert settings["hidden"] == 16 and settings["init"]["file"] == "start.npz"
-    with pytest.raises(SystemExit):
-        nnue.main([str(chunks), "--out", str(tmp_path / "n.npz"), "--init", str(tmp_path / "nowhere.npz")])
+    for bad in (tmp_path / "nowhere.npz", chunks / "chunk-00000.jfsp.xz"):
+        with pytest.raises(SystemExit) as exit_info:
+            nnue.main([str(chunks), "--out", str(tmp_path / "n.npz"), "--init", str(bad)])
+        assert exit_info.value.code == 2

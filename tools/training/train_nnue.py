@@ -239,17 +239,24 @@ def initial_net(hidden: int, seed: int) -> dict[str, np.ndarray]:
             "b2": np.zeros(OUTPUT_BUCKETS, dtype=np.float32)}
 
 
-def trained_form(path: Path, scale: float) -> dict[str, np.ndarray]:
-    """A saved network as the trainer computes with it for score scale K = `scale` (its output
-    layer divided by what save() multiplied it by), to go on training it: fine-tuning."""
-    with np.load(path) as saved:
-        net = {name: saved[name].astype(np.float32) for name in ("w1", "b1", "w2", "b2")}
+def read_network(path: Path) -> tuple[dict[str, np.ndarray], dict]:
+    """A network saved by save() and its settings (ValueError when it is not one)."""
+    try:
+        with np.load(path) as saved:
+            net = {name: saved[name].astype(np.float32) for name in ("w1", "b1", "w2", "b2")}
+            settings = json.loads(str(saved["settings"])) if "settings" in saved else {}
+    except (OSError, KeyError, EOFError) as err:
+        raise ValueError(f"cannot read a network from {path}: {err}") from None
     if net["w1"].shape[0] != INPUTS:
         raise ValueError(f"{path} is not a {INPUTS}-input network")
+    return net, settings
+
+
+def trained_form(net: dict[str, np.ndarray], scale: float) -> dict[str, np.ndarray]:
+    """A saved network as the trainer computes with it for score scale K = `scale` (its output
+    layer divided by what save() multiplied it by), to go on training it: fine-tuning."""
     factor = np.float32(EVAL_SCALE / scale)
-    net["w2"] *= factor
-    net["b2"] *= factor
-    return net
+    return {**net, "w2": net["w2"] * factor, "b2": net["b2"] * factor}
 
 
 def train(data: Dataset, target: np.ndarray, net: dict[str, np.ndarray], epochs: int, batch: int, rate: float,
@@ -333,6 +340,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--hidden must be a multiple of 8 from 8 to {MAX_HIDDEN} (what the engine loads)")
     if args.epochs < 1 or args.batch < 1 or args.rate <= 0 or args.threads < 1:
         parser.error("--epochs, --batch, --rate and --threads must be positive")
+    try:
+        init = read_network(args.init) if args.init else None
+    except ValueError as err:
+        parser.error(f"--init: {err}")
     started = time.perf_counter()
     try:
         test_files = [Path(name) for name in args.test.split(",")]
@@ -352,18 +363,14 @@ def main(argv: list[str] | None = None) -> int:
     target, test_target = data.targets(scale, args.result_weight), test.targets(scale, args.result_weight)
     print(f"{len(data):,} training positions from {len(train_files)} chunks, {len(test):,} test positions "
           f"(read in {time.perf_counter() - started:.0f} s); score scale K = {scale:.1f}", file=sys.stderr)
-    try:
-        start = trained_form(args.init, scale) if args.init else initial_net(args.hidden, args.seed)
-    except (OSError, KeyError, ValueError) as err:
-        parser.error(f"--init: {err}")
+    start = trained_form(init[0], scale) if init else initial_net(args.hidden, args.seed)
     args.hidden = start["b1"].shape[0]
     net = train(data, target, start, args.epochs, args.batch, args.rate, args.seed,
                 args.threads, report=lambda line: print(line, file=sys.stderr, flush=True),
                 test=(test, test_target))
     settings = {key: value for key, value in vars(args).items() if key not in ("out", "data", "test", "init")}
-    if args.init:
-        with np.load(args.init) as saved:
-            settings["init"] = {"file": args.init.name, "settings": json.loads(str(saved["settings"]))}
+    if init:
+        settings["init"] = {"file": args.init.name, "settings": init[1]}
     settings.update(data_files=[f"{path.parent.name}/{path.name}" for path in train_files],
                     test_files=[f"{path.parent.name}/{path.name}" for path in test_files])
     sample = first(test, 50_000)
