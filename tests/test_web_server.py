@@ -840,6 +840,23 @@ def test_a_premove_that_arrives_after_the_robot_has_moved_is_played_if_legal():
     asyncio.run(scenario())
 
 
+def test_a_move_sent_while_the_robot_thinks_is_queued_as_a_premove():
+    """A quick second click, sent before the page heard that the first move was taken, arrives
+    as a move while the robot thinks: it is the person's pre-move, not an error."""
+    async def scenario():
+        async with running() as (client, _):
+            page = await open_page(client, dict(ROBOT_SETTINGS, pause=True))
+            await play(page, chess.Move.from_uci("e2e4"))
+            assert "cannot go there" in await page.error({"type": "move", "from": "b1", "to": "b5"})
+            await page.send({"type": "move", "from": "d2", "to": "d4"})
+            game = await page.until(lambda g: len(g["moves"]) >= 3)
+            assert game["moves"][2]["uci"] == "d2d4" and game["premove"] is None
+            assert "wait for the robot" in await page.error({"type": "move", "text": "Nc3"})
+            game = await page.until(robot_done)
+            assert len(game["moves"]) == 4
+    asyncio.run(scenario())
+
+
 def test_between_two_people_there_is_no_premove():
     async def scenario():
         async with running() as (client, _):

@@ -145,7 +145,13 @@ class Session:
         if game.over:
             raise GameError("the game is over: start a new one")
         if game.is_robot(game.board.turn):
-            raise GameError("wait for the robot's move")
+            if "text" in message:
+                raise GameError("wait for the robot's move")
+            # The page had not heard yet that the person's last move was taken (a quick second
+            # move): what they meant is a pre-move.
+            game.set_premove(message.get("from"), message.get("to"), message.get("promotion"))
+            await self.push_state()
+            return
         if "text" in message:
             move = game.parse_text(message["text"])
         else:
