@@ -16,6 +16,7 @@ the float network this module quantises.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -100,13 +101,22 @@ def quantise(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> 
     return region
 
 
-def load(path: str | Path) -> np.ndarray:
-    """The region words of a network saved by tools/training/train_nnue.py (ValueError when unusable)."""
+def read_saved(path: str | Path) -> tuple[dict[str, np.ndarray], dict]:
+    """The float32 layers (w1, b1, w2, b2) of a network saved by tools/training/train_nnue.py and
+    its training settings ({} when it has none); ValueError when the file is not such a network."""
     try:
         with np.load(Path(path).expanduser()) as saved:
-            return quantise(saved["w1"], saved["b1"], saved["w2"], saved["b2"])
-    except (OSError, KeyError, EOFError) as err:
+            layers = {name: saved[name].astype(np.float32) for name in ("w1", "b1", "w2", "b2")}
+            settings = json.loads(str(saved["settings"])) if "settings" in saved else {}
+    except (OSError, KeyError, EOFError, ValueError) as err:
         raise ValueError(f"cannot read a network from {path}: {err}") from None
+    return layers, settings
+
+
+def load(path: str | Path) -> np.ndarray:
+    """The region words of a network saved by tools/training/train_nnue.py (ValueError when unusable)."""
+    layers, _ = read_saved(path)
+    return quantise(layers["w1"], layers["b1"], layers["w2"], layers["b2"])
 
 
 # Offsets in int16 units (the region viewed as int16) and in float32 units.

@@ -37,7 +37,8 @@ import numpy as np
 from numba import njit, prange
 
 from engine.defs import KING
-from eval.nnue import EVAL_SCALE, INPUTS, MAX_HIDDEN, OUTPUT_BUCKETS, input_index, mirrored, output_bucket
+from eval.nnue import (EVAL_SCALE, INPUTS, MAX_HIDDEN, OUTPUT_BUCKETS, input_index, mirrored, output_bucket,
+                       read_saved)
 from tools.training import records
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -241,12 +242,7 @@ def initial_net(hidden: int, seed: int) -> dict[str, np.ndarray]:
 
 def read_network(path: Path) -> tuple[dict[str, np.ndarray], dict]:
     """A network saved by save() and its settings (ValueError when it is not one)."""
-    try:
-        with np.load(path) as saved:
-            net = {name: saved[name].astype(np.float32) for name in ("w1", "b1", "w2", "b2")}
-            settings = json.loads(str(saved["settings"])) if "settings" in saved else {}
-    except (OSError, KeyError, EOFError) as err:
-        raise ValueError(f"cannot read a network from {path}: {err}") from None
+    net, settings = read_saved(path)
     if net["w1"].shape[0] != INPUTS:
         raise ValueError(f"{path} is not a {INPUTS}-input network")
     return net, settings
