@@ -588,3 +588,24 @@ def test_material_and_a_premove_against_the_robot(open_page, server):
     page.wait_for_timeout(800)
     assert len(moves_of(page)) == 6 and page.locator("[data-square='b1'] img[data-piece='N']").count() == 1
     assert watched.problems == [], watched.problems
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to hold the robot's process")
+def test_a_premove_clicked_before_the_server_answers_the_move_counts(open_page, server):
+    """Clicks made between a move and the server's answer (the board frozen meanwhile) are not
+    lost: they count once the answer is in, here as the pre-move they were meant to be."""
+    watched = open_page()
+    page = watched.page
+    start(page, "robot", pause=True)
+    with held_engines(server[1]):
+        os.kill(server[1].pid, signal.SIGSTOP)                      # no answer to the move yet
+        try:
+            click_move(page, "e2e4")
+            click_move(page, "d2d4")
+            expect(page.locator(".square.premove")).to_have_count(0)
+        finally:
+            os.kill(server[1].pid, signal.SIGCONT)
+        expect(page.locator(".square.premove")).to_have_count(2)
+    moves = wait_moves(page, 3)
+    assert moves[0] == "e4" and moves[2] == "d4"
+    assert watched.problems == [], watched.problems

@@ -51,6 +51,8 @@ class ChessBoard {
     this.movable = null;             // "white", "black" or null: whose pieces may be moved
     this.selected = null;
     this.drag = null;
+    this.answerPending = false;      // a move is shown but the server has not answered it yet ...
+    this.earlyClicks = [];           // ... and the squares clicked meanwhile, played once it has
     this.squares = {};
     this.build();
   }
@@ -157,6 +159,24 @@ class ChessBoard {
     this.premoving = !!premove;
     if (this.selected && !(this.legal[this.selected] || []).length) this.selected = null;
     this.drawMarks();
+    if (this.answerPending) this.replayEarlyClicks(colour);
+  }
+
+  // The server answered the move shown: the clicks made since (a quick pre-move) count now, if
+  // any side may move.
+  replayEarlyClicks(colour) {
+    const clicks = this.earlyClicks;
+    this.answerPending = false;
+    this.earlyClicks = [];
+    if (!colour) return;
+    for (let i = 0; i < clicks.length; i++) {
+      if (this.answerPending) {        // a replayed click made a move: the rest wait for its answer
+        this.earlyClicks.push(...clicks.slice(i));
+        return;
+      }
+      const again = this.selected === clicks[i];
+      if (this.press(clicks[i]) === "select" && again) this.select(null);
+    }
   }
 
   setHighlights(last, check) {
@@ -210,22 +230,35 @@ class ChessBoard {
     if (event.button !== undefined && event.button !== 0) return;
     const name = this.squareAt(event.clientX, event.clientY);
     if (!name) return;
-    if (this.selected && this.selected !== name && (this.legal[this.selected] || []).includes(name)) {
+    if (this.answerPending) {
       event.preventDefault();
-      this.tryMove(this.selected, name);
+      this.earlyClicks.push(name);
       return;
     }
-    if (this.owns(name) && (this.legal[name] || []).length) {
-      event.preventDefault();
-      const again = this.selected === name;
-      this.select(name);
+    const again = this.selected === name;
+    const pressed = this.press(name);
+    if (pressed) event.preventDefault();
+    if (pressed === "select") {
       const img = this.squares[name].querySelector("img.piece");
       this.drag = {from: name, x: event.clientX, y: event.clientY, moved: false, img, ghost: null, again,
                    pointer: event.pointerId};
-      return;
+    }
+  }
+
+  // A press on a square: "move" when it completes the selected piece's move, "select" when it
+  // picks up a movable piece, else null (it unselects, and drops a queued pre-move).
+  press(name) {
+    if (this.selected && this.selected !== name && (this.legal[this.selected] || []).includes(name)) {
+      this.tryMove(this.selected, name);
+      return "move";
+    }
+    if (this.owns(name) && (this.legal[name] || []).length) {
+      this.select(name);
+      return "select";
     }
     if (this.selected) this.select(null);
     this.onCancel();
+    return null;
   }
 
   pointerMove(event) {
@@ -297,6 +330,7 @@ class ChessBoard {
     delete this.placement[from];
     this.drawPieces(false);
     this.setMovable(null, {}, []);
+    this.answerPending = true;
     this.onMove(from, to, promotion);
   }
 
