@@ -36,37 +36,41 @@ from search.workspace import (CAPTURES_PER_PLY, CTL_CURRMOVE, CTL_CURRMOVE_NUMBE
                               CTL_QS_START, CTL_ROOT_COUNT, CTL_ROOT_FIRST, CTL_ROOT_PLY, CTL_SELDEPTH,
                               CTL_STOP, CTL_TB_HITS, CTL_TB_PIECES, PLIES, QUIETS_PER_PLY, WS_CAPTURES,
                               WS_CONT_ROWS, WS_COUNTERS, WS_CTL, WS_EVALS, WS_KILLERS, WS_LMR, WS_MOVES,
-                              WS_PV, WS_PV_LEN, WS_QUIETS, WS_ROOT_MOVES)
+                              WS_PV, WS_PV_LEN, WS_QUIETS, WS_ROOT_MOVES, tunable)
 
 HISTORY_MAX = 16384
 STAGE_HASH, STAGE_NOISY, STAGE_QUIET, STAGE_PICK = 0, 1, 2, 3   # move-loop stages (Step 9)
 
 # Selectivity margins and limits, one name each. What each feature was worth when it was
-# measured is recorded with the change that measured it (CHANGELOG.md), not here.
+# measured is recorded with the change that measured it (CHANGELOG.md), not here. The margins a
+# tuner may move are read from the workspace (search/tunables.py has their defaults): the names
+# ending in _AT are their workspace slots.
 RFP_MAX_DEPTH = 7            # reverse futility pruning: far above beta, a quiet move will hold it
-RFP_MARGIN = 80              # ... per ply of depth (one ply less when improving)
+RFP_MARGIN_AT = tunable("rfp_margin")        # ... per ply of depth (one ply less when improving)
 NMP_MIN_DEPTH = 3            # null-move pruning: if passing still fails high, a real move will too
-NMP_BASE_REDUCTION = 3       # ... R = 3 + depth/4 + min((eval-beta)/200, 3)
+NMP_BASE_REDUCTION = 3       # ... R = 3 + depth/4 + min((eval-beta)/divisor, 3)
 NMP_DEPTH_DIVISOR = 4
-NMP_EVAL_DIVISOR = 200
+NMP_EVAL_DIVISOR_AT = tunable("nmp_eval_divisor")
 RAZOR_MAX_DEPTH = 2          # razoring: hopeless at depth 1-2 unless a capture rescues it
-RAZOR_MARGIN = 250           # ... per ply of depth
+RAZOR_MARGIN_AT = tunable("razor_margin")    # ... per ply of depth
 IIR_MIN_DEPTH = 4            # internal iterative reduction: without a table move the node is probably new
-LMP_MAX_DEPTH = 8            # late move pruning: quiet moves after (3 + depth^2) / (2 unless improving)
-LMP_BASE = 3
+LMP_MAX_DEPTH = 8            # late move pruning: quiet moves after (base + depth^2) / (2 unless improving)
+LMP_BASE_AT = tunable("lmp_base")
 FUTILITY_MAX_DEPTH = 8       # futility pruning at the depth the move gets after its reduction:
-FUTILITY_BASE = 80           # ... static eval + 80 + 70 * lmr_depth <= alpha skips it and every
-FUTILITY_PER_DEPTH = 70      #     later quiet move
-FUTILITY_HISTORY_GUARD = 6000  # ... a quiet move with at least this much history is searched
-SEE_PRUNE_MAX_DEPTH = 8      # SEE pruning: quiet moves losing more than 25 * depth^2
-SEE_QUIET_MARGIN = 25
-SEE_NOISY_MARGIN = 100       # ... and of losing captures below -100 * depth
+FUTILITY_BASE_AT = tunable("futility_base")            # ... static eval + base + per_depth * lmr_depth
+FUTILITY_PER_DEPTH_AT = tunable("futility_per_depth")  #     <= alpha skips it and every later quiet move
+FUTILITY_HISTORY_GUARD_AT = tunable("futility_history_guard")  # ... unless the move has this much history
+SEE_PRUNE_MAX_DEPTH = 8      # SEE pruning: quiet moves losing more than margin * depth^2
+SEE_QUIET_MARGIN_AT = tunable("see_quiet_margin")
+SEE_NOISY_MARGIN_AT = tunable("see_noisy_margin")     # ... and of losing captures below -margin * depth
 LMR_MIN_DEPTH = 3            # late move reductions: later moves searched shallower first
-LMR_HISTORY_DIVISOR = 8000   # ... one ply less per this much history (butterfly + continuation)
-HISTORY_PRUNE_MAX_DEPTH = 4  # history pruning: a quiet move whose history is below -4000 * depth
-HISTORY_PRUNE_MARGIN = 4000
+LMR_HISTORY_DIVISOR_AT = tunable("lmr_history_divisor")   # ... one ply less per this much history
+HISTORY_PRUNE_MAX_DEPTH = 4  # history pruning: a quiet move whose history is below -margin * depth
+HISTORY_PRUNE_MARGIN_AT = tunable("history_prune_margin")
+HISTORY_BONUS_AT = tunable("history_bonus")           # a cutoff's history bonus: bonus * depth^2, at most max
+HISTORY_BONUS_MAX_AT = tunable("history_bonus_max")
 CHECK_EXTENSION_MAX_PLY = 2 * MAX_PLY // 3   # check extension: a checking move a ply deeper, up to here
-QS_DELTA_MARGIN = 200        # quiescence delta pruning: even winning the piece cannot lift us to alpha
+QS_DELTA_MARGIN_AT = tunable("qs_delta_margin")       # quiescence delta pruning
 
 STOP = WS_CTL + CTL_STOP
 NODES = WS_CTL + CTL_NODES
@@ -198,7 +202,7 @@ def qsearch(tab, pos, ws, tt, alpha, beta, ply):
         if not checked:
             # Delta pruning: even winning the captured piece cannot lift us to alpha.
             if not is_promotion(move) \
-                    and stand_pat + PIECE_VALUES[captured_type(pos, move)] + QS_DELTA_MARGIN <= alpha:
+                    and stand_pat + PIECE_VALUES[captured_type(pos, move)] + ws[QS_DELTA_MARGIN_AT] <= alpha:
                 continue
             # Captures that lose material (ordered last by their exchange value) and
             # under-promotions are not worth looking at here.
@@ -323,7 +327,8 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
     selective = ws[PROVE_MATE] == 0
     if not pv_node and not checked and selective:
         # Step 5. Reverse futility pruning: far above beta at low depth, a quiet move will hold it.
-        if depth <= RFP_MAX_DEPTH and static_eval - RFP_MARGIN * (depth - (1 if improving else 0)) >= beta \
+        if depth <= RFP_MAX_DEPTH \
+                and static_eval - ws[RFP_MARGIN_AT] * (depth - (1 if improving else 0)) >= beta \
                 and abs(beta) < MATE_IN_MAX:
             return static_eval
 
@@ -332,7 +337,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
         if depth >= NMP_MIN_DEPTH and static_eval >= beta and _has_pieces(pos) and beta > -MATE_IN_MAX \
                 and last_move(pos) != NULL_MOVE:
             reduction = NMP_BASE_REDUCTION + depth // NMP_DEPTH_DIVISOR \
-                + min((static_eval - beta) // NMP_EVAL_DIVISOR, 3)
+                + min((static_eval - beta) // ws[NMP_EVAL_DIVISOR_AT], 3)
             ws[WS_CONT_ROWS + ply] = -1
             make_null(tab, pos)
             ws[WS_EVALS + ply + 1] = NO_EVAL
@@ -344,7 +349,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
                 return beta if score >= MATE_IN_MAX else score
 
         # Step 7. Razoring: hopeless at depth 1-2 unless a capture rescues it.
-        if depth <= RAZOR_MAX_DEPTH and static_eval + RAZOR_MARGIN * depth < alpha:
+        if depth <= RAZOR_MAX_DEPTH and static_eval + ws[RAZOR_MARGIN_AT] * depth < alpha:
             ws[QS_START] = ply
             score = qsearch(tab, pos, ws, tt, alpha - 1, alpha, ply)
             if score < alpha:
@@ -434,26 +439,27 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
             if not noisy:
                 # Late move pruning: the remaining quiet moves are unlikely to matter.
                 if depth <= LMP_MAX_DEPTH \
-                        and move_count > (LMP_BASE + depth * depth) // (1 if improving else 2):
+                        and move_count > (ws[LMP_BASE_AT] + depth * depth) // (1 if improving else 2):
                     skip_quiets = True
                     continue
                 # Futility pruning: at the depth this move would be searched to after its late-move
                 # reduction, even a good quiet move will not reach alpha, nor will any later one.
                 lmr_depth = depth - 1 - base_reduction
                 if not checked and lmr_depth <= FUTILITY_MAX_DEPTH \
-                        and static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * max(lmr_depth, 0) <= alpha \
-                        and history < FUTILITY_HISTORY_GUARD:
+                        and static_eval + ws[FUTILITY_BASE_AT] \
+                        + ws[FUTILITY_PER_DEPTH_AT] * max(lmr_depth, 0) <= alpha \
+                        and history < ws[FUTILITY_HISTORY_GUARD_AT]:
                     skip_quiets = True
                     continue
                 # History pruning: a quiet move that has kept failing here is not worth a look.
                 if depth <= HISTORY_PRUNE_MAX_DEPTH and order < SCORE_COUNTER \
-                        and history < -HISTORY_PRUNE_MARGIN * depth:
+                        and history < -ws[HISTORY_PRUNE_MARGIN_AT] * depth:
                     continue
                 if depth <= SEE_PRUNE_MAX_DEPTH \
-                        and not see_ge(tab, pos, move, -SEE_QUIET_MARGIN * depth * depth):
+                        and not see_ge(tab, pos, move, -ws[SEE_QUIET_MARGIN_AT] * depth * depth):
                     continue
             elif depth <= SEE_PRUNE_MAX_DEPTH and order < 0 \
-                    and not see_ge(tab, pos, move, -SEE_NOISY_MARGIN * depth):
+                    and not see_ge(tab, pos, move, -ws[SEE_NOISY_MARGIN_AT] * depth):
                 continue
 
         ws[WS_CONT_ROWS + ply] = continuation_row(pos, move)
@@ -480,7 +486,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
             if checking:
                 r -= 1
             if not noisy:
-                r -= history // LMR_HISTORY_DIVISOR
+                r -= history // ws[LMR_HISTORY_DIVISOR_AT]
                 if order >= SCORE_COUNTER:
                     r -= 1
             r = max(0, min(r, new_depth - 1))
@@ -528,7 +534,7 @@ def search(tab, pos, ws, tt, alpha, beta, depth, ply, cut_node):
     # countermove, butterfly and continuation histories (and a malus to the quiet moves tried
     # before it), any one a malus to the captures tried before it, a capture its capture history.
     if best_score >= beta:
-        bonus = min(depth * depth * 16, 1600)
+        bonus = min(depth * depth * ws[HISTORY_BONUS_AT], ws[HISTORY_BONUS_MAX_AT])
         if not is_noisy(pos, best_move):
             if ws[WS_KILLERS + 2 * ply] != best_move:
                 ws[WS_KILLERS + 2 * ply + 1] = ws[WS_KILLERS + 2 * ply]

@@ -13,6 +13,7 @@ import numpy as np
 from engine.defs import MAX_MOVES, MAX_PLY, NO_PIECE, PIECES
 from eval.evaluate import EVAL_REGION, W_NOISE, W_PAWN_CACHE, W_WEIGHTS
 from eval.params import N_PARAMS, weights
+from search import tunables
 
 PLIES = MAX_PLY + 4
 QUIETS_PER_PLY = 64
@@ -66,17 +67,33 @@ WS_EVALS = _region("static evals", PLIES)
 WS_LMR = _region("reductions", 64 * 64)                 # [depth][move number]
 WS_QUIETS = _region("quiets tried", PLIES * QUIETS_PER_PLY)
 WS_ROOT_MOVES = _region("root moves", MAX_MOVES)
+WS_TUNABLES = _region("tunables", len(tunables.TUNABLES))   # search/tunables.py, in its order
 WS_SIZE = _region("end", 0)
 
 
 def new_workspace() -> np.ndarray:
     ws = np.zeros(WS_SIZE, dtype=np.int64)
-    for d in range(1, 64):
-        for m in range(1, 64):   # late-move reductions: about ln(d) * ln(m) / 2.1
-            ws[WS_LMR + 64 * d + m] = int(0.75 + math.log(d) * math.log(m) / 2.1)
+    set_tunables(ws, {})
     set_weights(ws, weights())
     ws[WS_CTL + CTL_QS_PLIES] = MAX_PLY
     return ws
+
+
+def tunable(name: str) -> int:
+    """Where in the workspace the search reads the tunable `name`."""
+    return WS_TUNABLES + tunables.index(name)
+
+
+def set_tunables(ws: np.ndarray, values: dict[str, int]) -> None:
+    """Install search tunables (the defaults for any not given; ValueError if out of range) and
+    the late-move reduction table made from them."""
+    merged = tunables.checked(values)
+    for i, name in enumerate(tunables.NAMES):
+        ws[WS_TUNABLES + i] = merged[name]
+    base, divisor = merged["lmr_base"] / 100, merged["lmr_divisor"] / 100
+    for d in range(1, 64):
+        for m in range(1, 64):   # late-move reductions: about ln(d) * ln(m) / 2.1
+            ws[WS_LMR + 64 * d + m] = int(base + math.log(d) * math.log(m) / divisor)
 
 
 def set_weights(ws: np.ndarray, w: np.ndarray) -> None:

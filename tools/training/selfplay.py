@@ -200,3 +200,39 @@ def play_game(tab, pos, ws, tt, moves, soft_nodes, hard_nodes, max_plies, indice
         if draw_run >= DRAW_PLIES:
             break
     return result, plies
+
+
+@threaded_kernel
+def play_between(tab, pos, ws_white, tt_white, ws_black, tt_black, moves, soft_nodes, hard_nodes, max_plies):
+    """Play the game out from `pos` between two searchers (each its own workspace and table, so
+    each its own tunables and histories); the result (BLACK_WINS, DRAW, WHITE_WINS). The same
+    node limits and adjudication as play_game."""
+    win_run = 0
+    draw_run = 0
+    plies = 0
+    while True:
+        over, n = game_over(tab, pos, moves)
+        if over >= 0:
+            return over
+        if plies >= max_plies:
+            return DRAW
+        white = pos[1][ST_SIDE] == WHITE
+        if white:
+            best, score, nodes = think(tab, pos, ws_white, tt_white, moves, n, soft_nodes, hard_nodes)
+        else:
+            best, score, nodes = think(tab, pos, ws_black, tt_black, moves, n, soft_nodes, hard_nodes)
+        plies += 1
+        white_score = score if white else -score
+        make_move(tab, pos, best)
+        if abs(white_score) >= WIN_SCORE:
+            if win_run != 0 and (win_run > 0) == (white_score > 0):
+                win_run += 1 if win_run > 0 else -1
+            else:
+                win_run = 1 if white_score > 0 else -1
+        else:
+            win_run = 0
+        if abs(win_run) >= WIN_PLIES:
+            return WHITE_WINS if win_run > 0 else BLACK_WINS
+        draw_run = draw_run + 1 if plies > DRAW_FROM_PLY and abs(score) <= DRAW_SCORE else 0
+        if draw_run >= DRAW_PLIES:
+            return DRAW
