@@ -86,7 +86,8 @@ def tunable(name: str) -> int:
 
 def set_tunables(ws: np.ndarray, values: dict[str, int]) -> None:
     """Install search tunables (the defaults for any not given; ValueError if out of range) and
-    the late-move reduction table made from them."""
+    the late-move reduction table made from them, in this workspace only (a Lazy SMP searcher's
+    helper threads keep theirs: the tuner searches with one thread)."""
     merged = tunables.checked(values)
     for i, name in enumerate(tunables.NAMES):
         ws[WS_TUNABLES + i] = merged[name]

@@ -1,5 +1,6 @@
 """The committed results behind the documents' tables (tools/results/, tools/README.md, Results):
-every file the documents (README.md, tools/README.md, docs/*.md, CHANGELOG.md) cite exists, every file is a small tools.matches.match summary, and tools.matches.elo
+every file the documents (README.md, tools/README.md, docs/*.md, CHANGELOG.md) cite exists, every
+file is a small tools.matches.match summary (or an SPSA run's state), and tools.matches.elo
 re-derives a match's result from its per-game records exactly as the match runner reported it."""
 
 from __future__ import annotations
@@ -64,10 +65,15 @@ def test_citation_check_reports_a_missing_file():
 
 
 def test_committed_results_are_small_match_summaries():
+    """Every file is a match summary, or the finished state of an SPSA run (tools/training/spsa.py)."""
     for path in sorted(RESULTS.rglob("*.json")):
         size = path.stat().st_size
         assert size < MAX_BYTES, f"{path} has {size} bytes, over {MAX_BYTES}: write it compact, or split it"
         summary = json.loads(path.read_text(encoding="utf-8"))
+        if "theta" in summary:
+            assert summary["k"] == summary["settings"]["pairs"] == sum(summary["counts"]), path
+            assert summary["history"] and set(summary["theta"]) <= set(summary["values"]), path
+            continue
         assert summary["game_list"] and elo.describe(summary), path
 
 

@@ -77,3 +77,13 @@ def test_spsa_saves_its_state_and_resumes_from_it(tmp_path, capsys):
     capsys.readouterr()
     assert spsa.main(["tune", str(tmp_path / "bad.json"), "--params", "nothing"]) == 2
     assert "nothing" in capsys.readouterr().err
+
+
+def test_ab_plays_values_against_the_defaults_and_reports_the_elo(capsys):
+    assert spsa.main(["ab", "rfp_margin=60,lmp_base=5", "--pairs", "2", "--nodes", "200",
+                      "--concurrency", "1"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["values"] == {"rfp_margin": 60, "lmp_base": 5}
+    assert sum(report["counts"]) == 2 and 0.0 <= report["score"] <= 1.0
+    assert spsa.main(["ab", "rfp_margin=1000", "--pairs", "2"]) == 2
+    assert "outside" in capsys.readouterr().err

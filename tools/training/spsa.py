@@ -7,10 +7,11 @@
 each), both settings play a pair of games from one opening with colours swapped, and every
 tunable moves by a_k / c_k times the pair's score difference (-2..2) in the direction of its
 sign (fishtest's SPSA: c_k = c / k^0.101, a_k = a / (A + k)^0.602, A a tenth of the steps, c
-chosen so the last step is the tunable's `step`, and a so the last move is `rate` x step^2 per
-point). Steps run on --concurrency processes at once; the state is saved to the output file
-every few seconds and the run resumes from it. `ab` plays the file's rounded values (or
-`name=value` settings) against the defaults and reports the Elo with its 95% error bar.
+chosen so the last step's c_k is the tunable's `step`, and a so that the last step moves a
+tunable by `rate` x step per point of the pair's score). Steps run on --concurrency processes
+at once; the state is saved to the output file every few seconds and the run resumes from it.
+`ab` plays the file's rounded values (or `name=value` settings) against the defaults and
+reports the Elo with its 95% error bar.
 
 The games are the engine's own search called from numba (tools/training/selfplay.py's
 `play_between`: each side its own workspace and table), openings from openings.epd, both sides
@@ -67,8 +68,8 @@ def play_pair(fen: str, first: dict[str, int], second: dict[str, int], nodes: in
         b.clear()
         board = Board(fen)
         white, black = (a, b) if a_white else (b, a)
-        result = play_between(board.tab, board.arrays, white.ws, white.tt, black.ws, black.tt, _worker["moves"],
-                              nodes, nodes * HARD_FACTOR, MAX_PLIES)
+        result = play_between(board.tab, board.arrays, white.ws, white.tt, black.ws, black.tt,
+                              _worker["moves"], nodes, nodes * HARD_FACTOR, MAX_PLIES)
         white_score = 1.0 if result == WHITE_WINS else 0.0 if result == BLACK_WINS else 0.5
         scores.append(white_score if a_white else 1.0 - white_score)
     return scores[0], scores[1]
@@ -158,7 +159,7 @@ def tune(args: argparse.Namespace) -> int:
             for future in finished:
                 k, signs, c_k = pending.pop(future)
                 run.update(k, signs, c_k, future.result())
-                run.k = max(run.k, k)
+                run.k += 1          # steps finished: a resumed run plays the unfinished ones again
                 done_here += 1
                 if run.k % 100 == 0:
                     run.history.append({"k": run.k, **{n: round(v, 2) for n, v in run.theta.items()}})
@@ -203,13 +204,13 @@ def ab(args: argparse.Namespace) -> int:
             if i % 50 == 0 or i == len(futures):
                 estimate = elo.pentanomial(counts)
                 print(f"{i} pairs: {points / (2 * i):.1%}, {elo.fmt_elo(estimate.elo)} "
-                      f"({elo.fmt_elo(estimate.low)}..{elo.fmt_elo(estimate.high)}), pairs {counts}, "
+                      f"({elo.fmt_elo(estimate.lo)}..{elo.fmt_elo(estimate.hi)}), pairs {counts}, "
                       f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     estimate = elo.pentanomial(counts)
     changed = {n: v for n, v in values.items() if v != tunables.DEFAULTS[n]}
     print(json.dumps({"values": changed, "pairs": args.pairs, "nodes": args.nodes, "seed": args.seed,
                       "counts": counts, "score": points / (2 * args.pairs), "elo": round(estimate.elo, 1),
-                      "low": round(estimate.low, 1), "high": round(estimate.high, 1)}))
+                      "low": round(estimate.lo, 1), "high": round(estimate.hi, 1)}))
     return 0
 
 
@@ -220,7 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("file")
     t.add_argument("--pairs", type=int, default=8000, help="SPSA steps, a game pair each")
     t.add_argument("--params", default="", help="comma-separated tunables (default: all)")
-    t.add_argument("--rate", type=float, default=0.002, help="a's last move per point, in step^2")
+    t.add_argument("--rate", type=float, default=0.002,
+                   help="the last step's move per point of a pair's score, in steps")
     a = sub.add_parser("ab", help="play FILE's values (or name=value,...) against the defaults")
     a.add_argument("file")
     a.add_argument("--pairs", type=int, default=500)
