@@ -163,6 +163,23 @@ def evaluate_start(tab, pos, ws, tt, moves, soft_nodes, hard_nodes):
     return score
 
 
+@kernel
+def adjudicate(win_run, draw_run, plies, white_score):
+    """After `plies` plies, the last searched `white_score` (White's view): the runs of plies
+    agreeing on a win (signed, + for White) and near a draw, and the adjudicated result or -1."""
+    if abs(white_score) >= WIN_SCORE:
+        if win_run != 0 and (win_run > 0) == (white_score > 0):
+            win_run += 1 if win_run > 0 else -1
+        else:
+            win_run = 1 if white_score > 0 else -1
+    else:
+        win_run = 0
+    if abs(win_run) >= WIN_PLIES:
+        return win_run, draw_run, WHITE_WINS if win_run > 0 else BLACK_WINS
+    draw_run = draw_run + 1 if plies > DRAW_FROM_PLY and abs(white_score) <= DRAW_SCORE else 0
+    return win_run, draw_run, DRAW if draw_run >= DRAW_PLIES else -1
+
+
 @threaded_kernel
 def play_game(tab, pos, ws, tt, moves, soft_nodes, hard_nodes, max_plies, indices, scores, stats):
     """Play the game out from `pos`. Per ply, indices[ply] gets the move's canonical index and
@@ -186,18 +203,9 @@ def play_game(tab, pos, ws, tt, moves, soft_nodes, hard_nodes, max_plies, indice
         plies += 1
         white_score = score if pos[1][ST_SIDE] == WHITE else -score
         make_move(tab, pos, best)
-        if abs(white_score) >= WIN_SCORE:
-            if win_run != 0 and (win_run > 0) == (white_score > 0):
-                win_run += 1 if win_run > 0 else -1
-            else:
-                win_run = 1 if white_score > 0 else -1
-        else:
-            win_run = 0
-        if abs(win_run) >= WIN_PLIES:
-            result = WHITE_WINS if win_run > 0 else BLACK_WINS
-            break
-        draw_run = draw_run + 1 if plies > DRAW_FROM_PLY and abs(score) <= DRAW_SCORE else 0
-        if draw_run >= DRAW_PLIES:
+        win_run, draw_run, adjudged = adjudicate(win_run, draw_run, plies, white_score)
+        if adjudged >= 0:
+            result = adjudged
             break
     return result, plies
 
@@ -222,17 +230,7 @@ def play_between(tab, pos, ws_white, tt_white, ws_black, tt_black, moves, soft_n
         else:
             best, score, nodes = think(tab, pos, ws_black, tt_black, moves, n, soft_nodes, hard_nodes)
         plies += 1
-        white_score = score if white else -score
         make_move(tab, pos, best)
-        if abs(white_score) >= WIN_SCORE:
-            if win_run != 0 and (win_run > 0) == (white_score > 0):
-                win_run += 1 if win_run > 0 else -1
-            else:
-                win_run = 1 if white_score > 0 else -1
-        else:
-            win_run = 0
-        if abs(win_run) >= WIN_PLIES:
-            return WHITE_WINS if win_run > 0 else BLACK_WINS
-        draw_run = draw_run + 1 if plies > DRAW_FROM_PLY and abs(score) <= DRAW_SCORE else 0
-        if draw_run >= DRAW_PLIES:
-            return DRAW
+        win_run, draw_run, adjudged = adjudicate(win_run, draw_run, plies, score if white else -score)
+        if adjudged >= 0:
+            return adjudged
