@@ -225,10 +225,8 @@ def play_between(tab, pos, ws_white, tt_white, ws_black, tt_black, moves, soft_n
         if plies >= max_plies:
             return DRAW
         white = pos[1][ST_SIDE] == WHITE
-        if white:
-            best, score, nodes = think(tab, pos, ws_white, tt_white, moves, n, soft_nodes, hard_nodes)
-        else:
-            best, score, nodes = think(tab, pos, ws_black, tt_black, moves, n, soft_nodes, hard_nodes)
+        ws, tt = (ws_white, tt_white) if white else (ws_black, tt_black)
+        best, score, nodes = think(tab, pos, ws, tt, moves, n, soft_nodes, hard_nodes)
         plies += 1
         make_move(tab, pos, best)
         win_run, draw_run, adjudged = adjudicate(win_run, draw_run, plies, score if white else -score)
