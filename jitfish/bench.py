@@ -78,13 +78,15 @@ def search_bench(depth: int = BENCH_DEPTH, hash_mb: int = 16,
 
 
 def search_positions(depth: int = BENCH_DEPTH, hash_mb: int = 16,
-                     out: Callable[[str], None] = print, threads: int = 1) -> tuple[int, float]:
-    """The bench's searches, a line each (search_bench without the totals): (nodes, seconds)."""
+                     out: Callable[[str], None] = print, threads: int = 1,
+                     network: str | None = None) -> tuple[int, float]:
+    """The bench's searches, a line each (search_bench without the totals): (nodes, seconds).
+    `network` evaluates with that network ("" the hand-crafted terms) instead of the shipped one."""
     from engine.board import Board
     from search.timeman import Limits
     from search.driver import Searcher
 
-    searcher = Searcher(hash_mb)
+    searcher = Searcher(hash_mb, network)
     searcher.set_threads(threads)        # above 1 the node count is no signature: the total time is time-to-depth
     searcher.warm_up(Board(BENCH_POSITIONS[0]))      # compile or load the kernels outside the timing
     total_nodes, total_time = 0, 0.0

@@ -709,8 +709,11 @@ class UciLoop:
         self._require_no_job("bench")
         depth = int(args[0]) if args else BENCH_DEPTH
 
-        def bench(job: Job) -> None:     # its own searcher: it may run beside a search
-            nodes, seconds = search_positions(depth, out=lambda line: self.send(f"info string {line}"))
+        network = str(self.options["EvalFile"])
+
+        def bench(job: Job) -> None:     # its own searcher (it may run beside a search), our evaluation
+            nodes, seconds = search_positions(depth, out=lambda line: self.send(f"info string {line}"),
+                                              network=network)
             *summary, last = bench_summary(nodes, seconds)
             for line in summary:
                 self.send(f"info string {line}")

@@ -576,6 +576,19 @@ def test_bench(uci, line):
     assert int(total[0].split(":")[1]) == sum(int(t.split()[4]) for t in positions)
 
 
+def test_bench_evaluates_as_the_engine_does(uci):
+    """`bench` uses the evaluation EvalFile selects, as a search would: with the hand-crafted terms
+    its first position searches another tree than with the shipped network."""
+    def first_position() -> str:
+        uci.send("bench 6")
+        texts = [line.text for line in uci.read_until("info string Nodes/second", timeout=60)]
+        return next(t for t in texts if t.startswith("info string position"))
+
+    shipped = first_position()
+    uci.set_option("EvalFile", "<empty>")
+    assert first_position().split()[4] != shipped.split()[4]
+
+
 # ---- difficulty levels ------------------------------------------------------------------------
 
 def play_game_start(uci: UciEngine, plies: int) -> list[str]:
