@@ -4,6 +4,8 @@ reader, checked against python-chess."""
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import random
 
 import chess
@@ -12,6 +14,7 @@ import pytest
 
 from engine.board import Board
 from tests.helpers import seed
+from tools.paths import ROOT
 from tools.training import records
 from tools.training.datagen import Generator
 
@@ -144,3 +147,16 @@ def test_the_start_is_random_but_balanced():
     assert py.is_valid() and py.outcome() is None
     assert py.fullmove_number >= 5 or chess960          # 8 or 9 random plies were played
     assert isinstance(board, Board)
+
+
+def test_the_committed_chunks_are_the_ones_their_manifests_describe():
+    """Every chunk under data/selfplay has its manifest line (bytes, sha256) and every line its
+    chunk, so the digests a network records of its training data can be checked from a checkout."""
+    folders = sorted(path for path in (ROOT / "data" / "selfplay").iterdir() if path.is_dir())
+    assert folders
+    for folder in folders:
+        entries = [json.loads(line) for line in (folder / "manifest.jsonl").read_text().splitlines() if line]
+        assert sorted(e["file"] for e in entries) == sorted(p.name for p in folder.glob("*.jfsp.xz")), folder
+        for entry in entries:
+            data = (folder / entry["file"]).read_bytes()
+            assert len(data) == entry["bytes"] and hashlib.sha256(data).hexdigest() == entry["sha256"], entry
