@@ -1,4 +1,4 @@
-"""The committed results behind the documents' tables (tools/results/, tools/README.md, Results):
+"""The committed results behind the documents' tables (experiments/ and its README):
 every file the documents (README.md, tools/README.md, docs/*.md, CHANGELOG.md) cite exists, every
 file is a small tools.matches.match summary (or an SPSA run's state), and tools.matches.elo
 re-derives a match's result from its per-game records exactly as the match runner reported it."""
@@ -17,9 +17,9 @@ from tools.matches import elo
 from tools.matches.match import main as match_main
 
 ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "tools" / "results"
+RESULTS = ROOT / "experiments"
 MAX_BYTES = 200_000
-CITATION = re.compile(r"tools/results/[\w.*{},+/-]+")
+CITATION = re.compile(r"experiments/[\w.*{},+/-]+")
 
 
 def expand_braces(pattern: str) -> list[str]:
@@ -30,7 +30,7 @@ def expand_braces(pattern: str) -> list[str]:
 
 
 def citations(text: str) -> list[str]:
-    """The tools/results/ paths a text cites, placeholders (`<name>`, `...`) left out."""
+    """The experiments/ paths a text cites, placeholders (`<name>`, `...`) left out."""
     return [c.rstrip(".,") for c in CITATION.findall(text)
             if c.rstrip(".,").endswith(".json") and "..." not in c and "<" not in c]
 
@@ -40,14 +40,14 @@ def missing_citations(text: str) -> list[str]:
             if not any(list(ROOT.glob(pattern)) for pattern in expand_braces(cited))]
 
 
-DOCUMENTS = ["README.md", "tools/README.md", "CHANGELOG.md",
+DOCUMENTS = ["README.md", "tools/README.md", "experiments/README.md", "CHANGELOG.md",
              *sorted(str(path.relative_to(ROOT)) for path in (ROOT / "docs").glob("*.md"))]
 
 
 @pytest.mark.parametrize("document", DOCUMENTS)
 def test_every_cited_result_is_committed(document):
     missing = missing_citations((ROOT / document).read_text(encoding="utf-8"))
-    assert not missing, f"{document} cites results that are not in tools/results/: {missing}"
+    assert not missing, f"{document} cites results that are not in experiments/: {missing}"
 
 
 def test_the_documents_that_cite_results_are_checked():
@@ -58,9 +58,9 @@ def test_the_documents_that_cite_results_are_checked():
 
 
 def test_citation_check_reports_a_missing_file():
-    text = ("`python -m tools.calibration.calibrate fit tools/results/nowhere/{L1000,L1200}-5+0.05.json`; "
-            "placeholders such as tools/results/<session>/*.json are not citations")
-    assert missing_citations(text) == ["tools/results/nowhere/{L1000,L1200}-5+0.05.json"]
+    text = ("`python -m tools.calibration.calibrate fit experiments/nowhere/{L1000,L1200}-5+0.05.json`; "
+            "placeholders such as experiments/<session>/*.json are not citations")
+    assert missing_citations(text) == ["experiments/nowhere/{L1000,L1200}-5+0.05.json"]
     assert expand_braces("a/{x,y}-{1,2}.json") == ["a/x-1.json", "a/x-2.json", "a/y-1.json", "a/y-2.json"]
 
 
@@ -101,3 +101,10 @@ def test_elo_rederives_a_real_match_from_its_game_records(tmp_path, capsys):
     (tmp_path / "broken.json").write_text("{}")
     assert elo.main([str(tmp_path / "broken.json")]) == 1
     assert "not a readable tools.matches.match summary" in capsys.readouterr().err
+
+
+def test_tools_holds_only_programs():
+    """Experiment records (results, games, rejected patches) live in experiments/, not among the tools."""
+    records = [path for path in (ROOT / "tools").rglob("*")
+               if path.is_file() and "__pycache__" not in path.parts and path.suffix not in {".py", ".sh", ".md"}]
+    assert not records, f"experiment records in tools/: {records[:5]}"

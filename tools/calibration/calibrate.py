@@ -67,7 +67,7 @@ PLANS = {
               ("L2200", "sf2200", 30), ("full", "sf2400", 40)],
     # The two network rows (run at both clocks), and level 2000, which the hand-crafted top row's
     # relabel (2200 to 2120) moved along its blend. The recorded games played the rows under
-    # their provisional labels, as L2200 and L2300 (tools/results/levels-2026-11-25b/).
+    # their provisional labels, as L2200 and L2300 (experiments/levels-2026-11-25b/).
     "network": [("L2170", "sf2200", 40), ("L2330", "sf2400", 40), ("L2000", "sf2000", 30)],
     # After the 1370 row was relabelled 1330 (level 1400 had measured 1285 at 10+0.1): the levels
     # it moved (run at both clocks).

@@ -21,7 +21,7 @@ Elo hypotheses, by the exact maximum-likelihood method of M. Van den Bergh ("Com
 approximations for the generalized log likelihood ratio of a multinomial distribution"), as
 fishtest and fastchess compute it (fastchess's "logistic" model, empty buckets counted as 0.001).
 
-    python -m tools.matches.elo tools/results/.../match.json ...
+    python -m tools.matches.elo experiments/.../match.json ...
 
 re-derives each match's result from the per-game records of its `tools/matches/match.py --json` summary;
 `--compare NEW.json BASE.json` gives the Elo of one gauntlet over another against the same
