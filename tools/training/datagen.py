@@ -1,19 +1,25 @@
-"""Generate self-play training data in chunks that are committed as they are made.
+"""Generate self-play training data in chunks, resumably, into the local store.
 
-    .venv/bin/python -m tools.training.datagen data/selfplay/gen1 --chunks 0:16 --seed 1
-    .venv/bin/python -m tools.training.datagen data/selfplay/gen2 --chunks 0:16 --seed 2 \\
-        --network eval/networks/gen1.npz
+    .venv/bin/python -m tools.training.datagen data/selfplay/gen6 --chunks 0:200 --seed 7 \\
+        --nodes 1000 --network eval/network.npz
 
-Each chunk is --games games (chunk-NNNNN.jfsp.xz, tools/training/records.py), written once
-complete and skipped when present, so a run resumes where it stopped; its manifest line
-(manifest.jsonl in the same folder) records the engine commit, the bench signature, the node
-limits, the seed, the counts and the file's sha256. A game depends only on (seed, chunk, game)
-and the engine: the same command on the same commit writes the same bytes. Games start from
-the initial position (or, with probability --chess960, a Chess960 one) and --random-plies
-uniformly random moves (8 or 9 by default), kept only if the search then scores them within
---balanced centipawns; then the engine plays both sides (tools/training/selfplay.py).
+FOLDER is the generation's committed folder: its `manifest.jsonl` gets one line per chunk (the
+engine commit, the network file and its sha256, the node limits, the seed, the chunk index, the
+counts, the chunk's sha256 and the exact command that makes that chunk). The chunks themselves
+(chunk-NNNNN.jfsp.xz, tools/training/records.py) go to the local store, outside git
+(tools/training/store.py: `--store`, else $JITFISH_STORE/<generation>, else
+~/.local/share/jitfish/selfplay/<generation>). A run fills in only the chunks of its range that
+are missing or whose digest is wrong, so it resumes after any interruption (a chunk is written
+under a temporary name and renamed once complete). A chunk the manifest already describes is made
+again only by the commit that made it, and its new bytes must match the recorded digest: a game
+depends only on (seed, chunk, game) and the engine. `python -m tools.training.store regenerate`
+does that with a frozen copy of the right commit. The first generations' chunks (gen1-gen5) are
+committed beside their manifests.
 
-Several processes may share a folder and a chunk range (one a core): each claims the next free
+Games start from the initial position (or, with probability --chess960, a Chess960 one) and
+--random-plies uniformly random moves (8 or 9 by default), kept only if the search then scores them
+within --balanced centipawns; then the engine plays both sides (tools/training/selfplay.py).
+Several processes may share a generation and a chunk range (one a core): each claims the next free
 chunk with a `.claim` file naming its process, and takes over the claim of a process that died.
 """
 
@@ -34,7 +40,7 @@ from engine.board import Board
 from engine.defs import MAX_MOVES
 from search import tt as tt_module
 from search.driver import Searcher
-from tools.training import records
+from tools.training import records, store
 from tools.training.selfplay import evaluate_start, play_game, random_opening
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,12 +51,13 @@ SEED_MIX = 0x2545F4914F6CDD1D
 
 def engine_commit() -> str:
     """The commit of the code that runs (a frozen copy's COMMIT file, else git's HEAD, marked
-    `-dirty` when the engine's sources differ from it)."""
+    `-dirty` when the sources that make the games differ from it)."""
     frozen = ROOT / "COMMIT"
     if frozen.exists():
         return frozen.read_text().strip()
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "engine", "eval", "search"],
+    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "engine", "eval", "search",
+                            "tools/training"],
                            capture_output=True, text=True).stdout.strip()
     return head + ("-dirty" if dirty else "")
 
@@ -136,9 +143,7 @@ class Generator:
 
 
 def claim(out: Path) -> bool:
-    """Claim chunk `out` for this process (False when it exists or a live process has it)."""
-    if out.exists():
-        return False
+    """Claim chunk `out` for this process (False when a live process has it)."""
     flag = out.with_suffix(".claim")
     try:
         with flag.open("x", encoding="utf-8") as handle:
@@ -174,10 +179,41 @@ def plies_range(text: str) -> tuple[int, int]:
     return pair
 
 
+def options(args: argparse.Namespace) -> list[str]:
+    """The settings that decide a chunk's bytes, as datagen's own options (the recorded command)."""
+    words = ["--seed", str(args.seed), "--games", str(args.games), "--nodes", str(args.nodes),
+             "--hard-nodes", str(args.hard_nodes), "--random-plies", "{}-{}".format(*args.random_plies),
+             "--balanced", str(args.balanced), "--chess960", str(args.chess960)]
+    return words + (["--network", args.network] if args.network else [])
+
+
+def describe(args: argparse.Namespace, folder_name: str) -> dict:
+    """What every manifest line of this run says besides its chunk's own counts."""
+    network = Path(args.network) if args.network else None
+    return {"engine": engine_commit(), "bench": bench_signature(), "seed": args.seed, "nodes": args.nodes,
+            "hard_nodes": args.hard_nodes, "random_plies": list(args.random_plies), "balanced": args.balanced,
+            "chess960": args.chess960, "max_plies": MAX_PLIES, "network": args.network,
+            "network_sha256": store.sha256(network) if network else None,
+            "command": "python -m tools.training.datagen " + " ".join([folder_name, "--chunks", "{chunk}",
+                                                                        *options(args)])}
+
+
+SAME_SETTINGS = ("engine", "seed", "nodes", "hard_nodes", "random_plies", "balanced", "chess960", "max_plies",
+                 "network_sha256", "games")
+
+
+def same_maker(recorded: dict, now: dict) -> bool:
+    """Whether this run makes the chunk a manifest line describes: the same sources and settings."""
+    return all(recorded.get(key) == now.get(key) for key in SAME_SETTINGS)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.training.datagen", description=__doc__.split("\n\n")[0])
-    parser.add_argument("folder", type=Path, help="where the chunks and manifest.jsonl go")
+    parser.add_argument("folder", type=Path, help="the generation's committed folder (its manifest.jsonl)")
     parser.add_argument("--chunks", type=chunk_range, required=True, help="FIRST:END (END not included)")
+    parser.add_argument("--store", type=Path,
+                        help="where the chunks go (default $JITFISH_STORE/<generation>, else "
+                             "~/.local/share/jitfish/selfplay/<generation>)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", type=int, default=8000, help="games per chunk (default 8000)")
     parser.add_argument("--nodes", type=int, default=3000,
@@ -192,29 +228,53 @@ def main(argv: list[str] | None = None) -> int:
     args.hard_nodes = args.hard_nodes or 8 * args.nodes
     if args.nodes < 1 or args.hard_nodes < args.nodes or args.games < 1:
         parser.error("--nodes and --games must be positive and --hard-nodes at least --nodes")
+    if args.network and not Path(args.network).is_file():
+        parser.error(f"no network file {args.network}")
+    generation = store.Generation(args.folder, args.store)
     args.folder.mkdir(parents=True, exist_ok=True)
-    manifest = args.folder / "manifest.jsonl"
-    todo = [i for i in args.chunks if not (args.folder / f"chunk-{i:05d}.jfsp.xz").exists()]
+    generation.store.mkdir(parents=True, exist_ok=True)
+    recorded = generation.entries()
+    todo = [i for i in args.chunks if i not in recorded or generation.check(recorded[i]) != "ok"]
     if not todo:
-        print("every chunk of that range exists already", file=sys.stderr)
+        print(f"every chunk of {args.chunks.start}:{args.chunks.stop} is in {generation.store} and matches "
+              f"its manifest", file=sys.stderr)
         return 0
+    common = describe(args, args.folder.as_posix() if not args.folder.is_absolute() else
+                      os.path.relpath(args.folder, ROOT))
+    refused = [i for i in todo if i in recorded and not same_maker(recorded[i], {**common, "games": args.games})]
+    for index in refused:
+        print(f"chunk {index}: its manifest line was made by {recorded[index]['engine'][:12]} with other "
+              f"settings or sources; make it again with `python -m tools.training.store regenerate "
+              f"{args.folder} --chunks {index}:{index + 1}`", file=sys.stderr)
+    todo = [i for i in todo if i not in refused]
+    failed = len(refused)
     generator = Generator(args)
-    describe = {"engine": engine_commit(), "bench": bench_signature(), "seed": args.seed, "nodes": args.nodes,
-                "hard_nodes": args.hard_nodes, "random_plies": list(args.random_plies),
-                "balanced": args.balanced, "chess960": args.chess960, "max_plies": MAX_PLIES,
-                "network": (hashlib.sha256(Path(args.network).read_bytes()).hexdigest()[:16]
-                            if args.network else None)}
     for index in todo:
-        out = args.folder / f"chunk-{index:05d}.jfsp.xz"
+        out = generation.store / store.CHUNK.format(index)
         if not claim(out):
             continue
-        entry = generator.chunk(index, out, describe)
-        with manifest.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(entry, sort_keys=True) + "\n")
+        before = generation.entries().get(index)        # again: another process may have made it meanwhile
+        if before and generation.check(before) == "ok":
+            out.with_suffix(".claim").unlink(missing_ok=True)
+            continue
+        out.unlink(missing_ok=True)                      # a wrong digest, or a chunk its run did not record
+        entry = generator.chunk(index, out, {**common, "command": common["command"].format(chunk=f"{index}:{index + 1}")})
+        if before and entry["sha256"] != before["sha256"]:
+            out.rename(out.with_suffix(".differs"))
+            print(f"chunk {index}: made again by the same commit, but its sha256 differs from the manifest "
+                  f"(kept as {out.with_suffix('.differs').name}): the generator did not repeat itself",
+                  file=sys.stderr)
+            failed += 1
+        elif before:
+            print(f"chunk {index}: made again, identical to its manifest line", file=sys.stderr)
+        else:
+            with generation.manifest.open("a", encoding="utf-8") as handle:
+                handle.write(json.dumps(entry, sort_keys=True) + "\n")
+            print(f"chunk {index}: {entry['positions']} positions in {entry['seconds']:.0f} s, "
+                  f"{entry['positions'] / max(entry['seconds'], 0.1) * 3600 / 1e6:.2f} M positions/h, "
+                  f"{entry['bytes'] / entry['positions']:.2f} bytes a position", file=sys.stderr, flush=True)
         out.with_suffix(".claim").unlink(missing_ok=True)
-        print(f"chunk {index}: {entry['positions']} positions in {entry['seconds']:.0f} s, "
-              f"{entry['bytes'] / entry['positions']:.2f} bytes a position", file=sys.stderr, flush=True)
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

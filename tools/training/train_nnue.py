@@ -40,6 +40,7 @@ from engine.defs import KING
 from eval.nnue import (EVAL_SCALE, INPUTS, MAX_HIDDEN, OUTPUT_BUCKETS, input_index, mirrored, output_bucket,
                        read_saved)
 from tools.training import records
+from tools.training.store import chunk_files
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_TEST = ROOT / "data" / "selfplay" / "gen1" / "chunk-00000.jfsp.xz"
@@ -102,16 +103,6 @@ def hand_crafted_loss(path: Path, target: np.ndarray, scale: float) -> float:
 
 def first(data: Dataset, count: int) -> Dataset:
     return Dataset(data.pieces[:count], data.stm[:count], data.score[:count], data.result[:count])
-
-
-def chunk_files(sources: list[str]) -> list[Path]:
-    """The chunk files of the folders and files given, in order."""
-    files: list[Path] = []
-    for source in map(Path, sources):
-        files += sorted(source.glob("chunk-*.jfsp.xz")) if source.is_dir() else [source]
-    if not files:
-        raise ValueError(f"no self-play chunks in {' '.join(sources)}")
-    return files
 
 
 def fit_scale(score: np.ndarray, result: np.ndarray) -> float:

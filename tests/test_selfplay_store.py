@@ -1,0 +1,101 @@
+"""The local store of self-play chunks (tools/training/store.py, datagen.py): chunks outside git,
+manifests in it, a run that fills in only what is missing or wrong, and a clear way back from a
+lost store."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+
+from tools.training import datagen, store
+from tools.training.train_nnue import chunk_files
+
+SMALL = ["--games", "2", "--nodes", "200", "--seed", "3", "--chess960", "0.5"]
+
+
+@pytest.fixture
+def generation(tmp_path, monkeypatch):
+    """A generation folder in a temporary tree and its store, with the bench signature stubbed
+    (it is the same number whatever it is; computing it costs a search)."""
+    monkeypatch.setattr(datagen, "bench_signature", lambda: 123)
+    monkeypatch.setenv("JITFISH_STORE", str(tmp_path / "store"))
+    return tmp_path / "data" / "gen9"
+
+
+def lines(folder: Path) -> list[dict]:
+    return [json.loads(line) for line in (folder / "manifest.jsonl").read_text().splitlines()]
+
+
+def test_chunks_go_to_the_store_and_the_manifest_says_how_to_make_them(generation, capsys):
+    assert datagen.main([str(generation), "--chunks", "0:2", *SMALL]) == 0
+    entries = lines(generation)
+    chunks = generation.parent.parent / "store" / "gen9"
+    assert [e["chunk"] for e in entries] == [0, 1]
+    assert sorted(p.name for p in generation.iterdir()) == ["manifest.jsonl"]        # nothing but the manifest
+    assert sorted(p.name for p in chunks.iterdir()) == ["chunk-00000.jfsp.xz", "chunk-00001.jfsp.xz"]
+    for entry in entries:
+        assert entry["bytes"] == (chunks / entry["file"]).stat().st_size
+        assert entry["sha256"] == store.sha256(chunks / entry["file"])
+        assert entry["engine"] and entry["games"] == 2 and entry["positions"] > 0 and entry["bench"] == 123
+        words = shlex.split(entry["command"])
+        assert words[:3] == ["python", "-m", "tools.training.datagen"]
+        assert words[words.index("--chunks") + 1] == f"{entry['chunk']}:{entry['chunk'] + 1}"
+        assert words[words.index("--seed") + 1] == "3" and words[words.index("--nodes") + 1] == "200"
+    assert chunk_files([str(generation)]) == [chunks / "chunk-00000.jfsp.xz", chunks / "chunk-00001.jfsp.xz"]
+    capsys.readouterr()
+    assert datagen.main([str(generation), "--chunks", "0:2", *SMALL]) == 0       # nothing left to do
+    assert "every chunk of 0:2" in capsys.readouterr().err and len(lines(generation)) == 2
+
+
+def test_a_run_remakes_only_the_missing_or_wrong_chunks_and_they_repeat_exactly(generation, capsys):
+    assert datagen.main([str(generation), "--chunks", "0:3", *SMALL]) == 0
+    chunks = store.Generation(generation).store
+    first, second, third = (chunks / store.CHUNK.format(i) for i in range(3))
+    kept = first.stat().st_mtime_ns
+    original = second.read_bytes()
+    second.write_bytes(original[:-1] + bytes([original[-1] ^ 1]))       # same size, wrong digest
+    third.unlink()
+    assert store.status([generation], full=True) == 1
+    out = capsys.readouterr().out
+    assert "1/3 chunks" in out and "missing 2" in out and "chunk 1: sha256 differs" in out
+    assert datagen.main([str(generation), "--chunks", "0:3", *SMALL]) == 0
+    err = capsys.readouterr().err
+    assert err.count("identical to its manifest line") == 2
+    assert second.read_bytes() == original and first.stat().st_mtime_ns == kept
+    assert len(lines(generation)) == 3 and store.status([generation], full=True) == 0
+
+
+def test_a_chunk_of_other_settings_is_not_made_again_by_this_run(generation, capsys):
+    assert datagen.main([str(generation), "--chunks", "0:1", *SMALL]) == 0
+    chunks = store.Generation(generation).store
+    (chunks / store.CHUNK.format(0)).unlink()
+    assert datagen.main([str(generation), "--chunks", "0:1", *SMALL[:-2], "--chess960", "0.25"]) == 1
+    assert "tools.training.store regenerate" in capsys.readouterr().err
+    assert not (chunks / store.CHUNK.format(0)).exists() and len(lines(generation)) == 1
+
+
+def test_a_lost_store_is_named_with_the_way_back(generation):
+    assert datagen.main([str(generation), "--chunks", "0:1", *SMALL]) == 0
+    (store.Generation(generation).store / store.CHUNK.format(0)).unlink()
+    with pytest.raises(FileNotFoundError, match="store regenerate"):
+        chunk_files([str(generation)])
+
+
+def test_the_recorded_command_replays_with_another_folder_and_range(tmp_path):
+    command = ("python -m tools.training.datagen data/selfplay/gen6 --chunks 4:5 --seed 7 --games 8000 "
+               "--nodes 1000 --network eval/network.npz")
+    argv = store.recorded_command(command, tmp_path / "gen6", 4, 9, tmp_path / "s")
+    assert argv == [str(tmp_path / "gen6"), "--seed", "7", "--games", "8000", "--nodes", "1000", "--network",
+                    "eval/network.npz", "--chunks", "4:9", "--store", str(tmp_path / "s")]
+    assert store.spans([7, 1, 2, 3, 9]) == [(1, 4), (7, 8), (9, 10)]
+    assert store.compress([0, 1, 2, 5]) == "0-2, 5"
+
+
+def test_the_store_lives_outside_the_repository_by_default(monkeypatch, tmp_path):
+    monkeypatch.delenv("JITFISH_STORE", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert store.store_root() == tmp_path / "jitfish" / "selfplay"
+    assert store.Generation(Path("data/selfplay/gen6")).store == tmp_path / "jitfish" / "selfplay" / "gen6"
