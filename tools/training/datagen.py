@@ -202,6 +202,15 @@ SAME_SETTINGS = ("engine", "seed", "nodes", "hard_nodes", "random_plies", "balan
                  "network_sha256", "games")
 
 
+def recorded_folder(folder: Path) -> str:
+    """How the command names the folder: from `data/` on when it is a repository's generation folder
+    (a frozen copy may write to the checkout's), else as given."""
+    parts = folder.resolve().parts if folder.is_absolute() else folder.parts
+    if "data" in parts:
+        return Path(*parts[len(parts) - 1 - parts[::-1].index("data"):]).as_posix()
+    return folder.as_posix()
+
+
 def same_maker(recorded: dict, now: dict) -> bool:
     """Whether this run makes the chunk a manifest line describes: the same sources and settings."""
     return all(recorded.get(key) == now.get(key) for key in SAME_SETTINGS)
@@ -239,8 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"every chunk of {args.chunks.start}:{args.chunks.stop} is in {generation.store} and matches "
               f"its manifest", file=sys.stderr)
         return 0
-    common = describe(args, args.folder.as_posix() if not args.folder.is_absolute() else
-                      os.path.relpath(args.folder, ROOT))
+    common = describe(args, recorded_folder(args.folder))
     refused = [i for i in todo if i in recorded and not same_maker(recorded[i], {**common, "games": args.games})]
     for index in refused:
         print(f"chunk {index}: its manifest line was made by {recorded[index]['engine'][:12]} with other "
