@@ -12,6 +12,7 @@ monotonic clock (an untimed game may leave it at 0).
 from __future__ import annotations
 
 import datetime
+import math
 import re
 from dataclasses import dataclass
 
@@ -101,6 +102,8 @@ def _missing_promotion(board: chess.Board, text: str) -> str:
     return ", ".join(f"{stem}={p}" for p in "QRB") + f" or {stem}=N"
 
 
+# What a player may write after a move and the rules do not need: `!?`-style marks, `e.p.`.
+_NOTES = re.compile(r"(?:\s*(?:[!?]+|e\.\s?p\.?|ep))+$", re.IGNORECASE)
 _CASTLE = re.compile(r"[0oO]-[0oO](-[0oO])?[+#]?")
 _UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
 
@@ -161,12 +164,12 @@ class Game:
     def parse_text(self, text: object) -> chess.Move:
         """A legal move typed as SAN or UCI (`Nf3`, `O-O`, `e7e8=Q`, `e2e4`, `e7e8q`), forgiving
         what cannot be misread: letter case (`nf3`, `E4`), a space or dash between two squares
-        (`e2 e4`), zeros for castling. GameError says why a text is no move here: a promotion
+        (`e2 e4`), zeros for castling, marks after the move (`Nf3!?`, `exd6 e.p.`). GameError says why a text is no move here: a promotion
         without its piece, or two moves it could mean (`bxc3`: the pawn or the bishop?)."""
         if not isinstance(text, str) or not 0 < len(text.strip()) <= 12:
             raise GameError("type a move such as e4, Nf3, O-O or e2e4")
         text = text.strip()
-        found = _typed_moves(self.board, text)
+        found = _typed_moves(self.board, _NOTES.sub("", text) or text)
         if len(found) == 1:
             return found.pop()
         if len(found) > 1:
@@ -347,8 +350,8 @@ class Game:
         node: chess.pgn.GameNode = record
         for ply in self.plies:
             node = node.add_variation(ply.move)
-            if ply.clock_after is not None:
-                node.set_clock(max(0.0, ply.clock_after))
+            if ply.clock_after is not None:          # whole seconds, as lichess writes them
+                node.set_clock(float(math.floor(max(0.0, ply.clock_after))))
         if self.reason:
             node.comment = (node.comment + " " if node.comment else "") + self.reason
         return str(record.accept(chess.pgn.StringExporter(headers=True, variations=False, comments=True))) + "\n"

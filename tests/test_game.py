@@ -90,6 +90,12 @@ def test_typed_moves_san_or_uci():
     for text, uci in (("nf3", "g1f3"), ("E4", "e2e4"), ("e2 e4", "e2e4"), ("E2-E4", "e2e4"), ("NF3", "g1f3")):
         assert start.parse_text(text) == chess.Move.from_uci(uci), text
     assert make("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").parse_text("0-0-0") == chess.Move.from_uci("e1c1")
+    # Marks a player writes after a move are not part of it.
+    for text in ("Nf3!?", "Nf3?!", "Nf3!!", "nf3 ?", "Nf3+!?"):
+        assert start.parse_text(text) == chess.Move.from_uci("g1f3"), text
+    passant = make("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3")
+    for text in ("exf6 e.p.", "exf6e.p.", "exf6 ep", "e5f6 e.p.", "exf6 e.p.!"):
+        assert passant.parse_text(text) == chess.Move.from_uci("e5f6"), text
     # ...but a text that could mean two moves is not guessed.
     both = make("4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1")
     assert both.parse_text("bxc3") == chess.Move.from_uci("b2c3") and both.parse_text("Bxc3") == chess.Move.from_uci("d2c3")
@@ -211,6 +217,11 @@ def test_flag_and_pgn_record():
     clocks = [node.clock() for node in record.mainline()]
     assert clocks == [pytest.approx(182.0), pytest.approx(178.0)]
     assert record.end().comment.endswith("White ran out of time: Black wins")
+    # The clocks in whole seconds, as lichess writes them (not [%clk 0:02:57.579]).
+    fractions = make(human=chess.WHITE, control=PRESETS["3+2"])
+    play(fractions, "e2e4", now=0.0)
+    play(fractions, "e7e5", now=4.421)
+    assert "{ [%clk 0:03:02] }" in fractions.pgn({}) and "{ [%clk 0:02:57] }" in fractions.pgn({})
     chess960 = make("100", chess960=True)
     record = chess.pgn.read_game(io.StringIO(chess960.pgn({})))
     assert record.headers["Variant"] == "Chess960" and record.board().chess960
