@@ -30,6 +30,7 @@ MAX_PERIODS = 3
 MAX_PERIOD_SECONDS = 6 * 3600.0                     # 6 hours for one period is plenty
 MAX_INCREMENT = 600.0
 MAX_PERIOD_MOVES = 200
+MIN_PERIOD_SECONDS = 15.0                           # the shortest period a page may set (lichess's ¼ minute)
 MIN_ENGINE_MS = 10                                  # an engine is never told it has no time
 
 # The command line's time controls: [moves/]base[+increment], base in seconds or minutes:seconds.
@@ -155,6 +156,9 @@ class TimeControl:
             raise ClockError("the first period needs some time")
         if any(p.seconds <= 0 and p.increment <= 0 for p in periods):
             raise ClockError("every period needs some time or an increment")
+        if any(0 < p.seconds < MIN_PERIOD_SECONDS for p in periods):
+            raise ClockError(f"the minutes must be at least {MIN_PERIOD_SECONDS / 60:g} "
+                             f"({MIN_PERIOD_SECONDS:g} seconds)")
         return cls(mode, tuple(periods))
 
 

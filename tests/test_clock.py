@@ -221,6 +221,8 @@ def test_snapshot_for_the_page():
     ({"mode": "fischer", "periods": [{"minutes": 5, "moves": 2.5}]}, "moves"),
     ({"mode": "fischer", "periods": [{"minutes": 5}, {"minutes": 5}]}, "last period"),
     ({"mode": "fischer", "periods": [{"minutes": 5, "moves": 40}, {"minutes": 0}]}, "some time"),
+    ({"mode": "fischer", "periods": [{"minutes": 0.001}]}, r"at least 0\.25 \(15 seconds\)"),
+    ({"mode": "fischer", "periods": [{"minutes": 5, "moves": 40}, {"minutes": 0.2}]}, "at least 0.25"),
     ({"mode": "fischer", "periods": ["5"]}, "object"),
 ])
 def test_absurd_time_controls_are_refused(spec, message):

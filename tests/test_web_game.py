@@ -33,7 +33,9 @@ def test_settings_are_read_and_checked():
     assert Settings.from_json(settings.to_json()) == settings
     for bad, message in (({"opponent": "cat"}, "opponent"), ({"color": "green"}, "colour"),
                          ({"elo": 399}, "level"), ({"elo": FULL_STRENGTH_ELO + 1}, "level"), ({"clock": "2+1"}, "clock"),
-                         ({"takeback": "yes"}, "takeback"), ({"position": "x" * 30000}, "at most"), ([], "object")):
+                         ({"takeback": "yes"}, "takeback"), ({"position": "x" * 30000}, "at most"), ([], "object"),
+                         ({"clock": "custom", "clock_spec": {"mode": "fischer", "periods": [{"minutes": 0.001}]}},
+                          r"clock: the minutes must be at least 0\.25 \(15 seconds\)")):
         with pytest.raises(GameError, match=message):
             Settings.from_json(bad)
 
@@ -58,6 +60,13 @@ def test_the_settings_choose_the_start():
     assert [p.san for p in game.plies] == ["e4", "e5", "Nf3"] and game.first_live_ply == 3
     assert make(chess960=True, position="518").board.fen() == chess.STARTING_FEN
     assert make(chess960=True).board.chess960
+    # A start number is a Chess960 game with or without the box, and the page's state says so.
+    for ticked in (False, True):
+        numbered = make(chess960=ticked, position="123")
+        assert numbered.board.chess960 and numbered.to_json(0.0)["chess960"] == "Chess960 (start 123)"
+        assert '[Variant "Chess960"]' in numbered.to_json(0.0)["pgn"]
+    assert make().to_json(0.0)["chess960"] is None
+    assert make(chess960=True, position="4k3/8/8/8/8/8/8/4K3 w - - 0 1").to_json(0.0)["chess960"] == "Chess960"
     with pytest.raises(GameError, match="neither a FEN nor a move"):
         make(position="not a fen")
     untimed = make(takeback=False)

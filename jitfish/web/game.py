@@ -183,6 +183,7 @@ class Game(model.Game):
         fens, checks, materials = self.history()
         return {
             "settings": self.settings.to_json(),
+            "chess960": self.chess960_label(),
             "human": None if self.human is None else colour_name(self.human),
             "players": {"white": self.player_name(chess.WHITE), "black": self.player_name(chess.BLACK)},
             "fen": self.board.fen(),
@@ -210,6 +211,15 @@ class Game(model.Game):
             "status": self.status(),
             "pgn": self.pgn(self.pgn_headers()),
         }
+
+    def chess960_label(self) -> str | None:
+        """'Chess960 (start 123)' for a game from one of the 960 starts, 'Chess960' from another
+        Chess960 position, None for chess: from the start itself, so a start number typed without
+        the Chess960 box says so too."""
+        if not self.root.chess960:
+            return None
+        number = self.root.chess960_pos()
+        return "Chess960" if number is None else f"Chess960 (start {number})"
 
     def pgn_headers(self) -> dict[str, str]:
         """The page's PGN tags: event, site, the players and the robot's level."""
