@@ -26,7 +26,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from jitfish.web.robot import Adviser, Robot
-from jitfish.web.server import MAX_MESSAGE, WebServer
+from jitfish.web.server import MAX_MESSAGE, MAX_SESSIONS, WebServer
 from search.levels import FULL_STRENGTH_ELO
 from tests.uci_driver import quiet_machine  # noqa: F401  (the fixture)
 
@@ -474,6 +474,29 @@ def test_two_games_at_once_are_independent():
     asyncio.run(scenario())
 
 
+def test_a_tab_beyond_the_limit_is_told_so_and_gets_in_when_there_is_room():
+    """The 13th tab is not refused as a bad hello (the page took that for bad stored settings and
+    deleted them): it gets the menus' config and a `full` message, and a later hello on the same
+    socket gets a game once another tab has gone."""
+    async def scenario():
+        async with running() as (client, server):
+            pages = [await open_page(client, HUMAN_SETTINGS) for _ in range(MAX_SESSIONS)]
+            ws = await client.ws_connect(f"/ws?token={TOKEN}", headers={"Origin": origin(client)})
+            late = Page(ws)
+            await late.send({"type": "hello", "settings": dict(HUMAN_SETTINGS, clock="3+2")})
+            assert (await late.receive())["type"] == "config"
+            full = await late.receive()
+            assert full["type"] == "full" and f"at most {MAX_SESSIONS} games" in full["message"]
+            assert len(server.sessions) == MAX_SESSIONS
+            await pages[0].ws.close()
+            await asyncio.sleep(0.1)
+            await late.send({"type": "hello", "settings": dict(HUMAN_SETTINGS, clock="3+2")})
+            await late.expect("state")
+            assert late.game["settings"]["clock"] == "3+2" and len(server.sessions) == MAX_SESSIONS
+            assert pages[0].session not in server.sessions            # the closed tab's game made room
+    asyncio.run(scenario())
+
+
 def test_a_lost_connection_resumes_the_game():
     async def scenario():
         async with running() as (client, server):
@@ -755,6 +778,46 @@ async def engine_lines(page: Page, fen: str) -> dict[str, Any]:
         message = await page.expect("engine")
         if message["fen"] == fen and len(message["lines"]) == 3:
             return message
+
+
+class _ScriptedAnalysis:
+    """What python-chess's analysis yields, from a list of infos (the engine's own order)."""
+
+    def __init__(self, infos: list[dict[str, Any]]) -> None:
+        self.infos = infos
+
+    def __aiter__(self):
+        return self._each()
+
+    async def _each(self):
+        for info in self.infos:
+            yield info
+
+    def stop(self) -> None:
+        pass
+
+
+def test_the_analysis_lines_are_never_an_aspiration_bound():
+    """After a second the engine reports each aspiration failure as `score ... lowerbound` with the
+    PV it has, often one move: those were taken for lines (the third line a single move at +0.00)."""
+    from jitfish.web.analysis import Analyst
+
+    board = chess.Board()
+    line = [chess.Move.from_uci(uci) for uci in ("e2e4", "e7e5", "g1f3", "b8c6")]
+    others = [[chess.Move.from_uci(uci) for uci in ("d2d4", "d7d5", "c2c4")],
+              [chess.Move.from_uci(uci) for uci in ("g1f3", "g8f6", "c2c4")]]
+    infos = [{"depth": 12, "multipv": k + 1, "score": chess.engine.PovScore(chess.engine.Cp(30 - 5 * k), chess.WHITE),
+              "pv": pv} for k, pv in enumerate([line, *others])]
+    infos += [{"depth": 13, "multipv": k + 1, "score": chess.engine.PovScore(chess.engine.Cp(0), chess.WHITE),
+               "lowerbound": True, "pv": [pv[0]]} for k, pv in enumerate([line, *others])]
+    sent: list[dict[str, Any]] = []
+
+    async def emit(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    asyncio.run(Analyst(emit)._follow(board, _ScriptedAnalysis(infos)))
+    assert sent and all(message["depth"] == 12 for message in sent)
+    assert [len(shown["san"].split()) for shown in sent[-1]["lines"]] == [4, 3, 3]
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see the engine's process")

@@ -121,14 +121,17 @@ class Analyst:
 
     async def _follow(self, board: chess.Board, analysis: chess.engine.AnalysisResult) -> None:
         """Send the lines as the search deepens: each set once all its lines have reached the same
-        depth (so the three never mix two iterations), at most every SEND_EVERY seconds."""
+        depth (so the three never mix two iterations), at most every SEND_EVERY seconds. A bound
+        (an aspiration search failing high or low, reported after a second) is no line: its PV is
+        often the one move tried, and it showed as a third line of a single move at +0.00."""
         wanted = min(LINES, board.legal_moves.count())
         pending: dict[int, dict[int, dict[str, Any]]] = {}
         complete: dict[int, dict[str, Any]] = {}
         sent = 0.0
         try:
             async for info in analysis:
-                if not info.get("pv") or "score" not in info or "depth" not in info:
+                if not info.get("pv") or "score" not in info or "depth" not in info \
+                        or info.get("lowerbound") or info.get("upperbound"):
                     continue
                 depth = info["depth"]
                 pending.setdefault(depth, {})[info.get("multipv", 1)] = info

@@ -171,8 +171,12 @@ class WebServer:
             except GameError:
                 settings = Settings()
             if not self._make_room():
-                await send({"type": "error", "message": f"too many games are open (at most {MAX_SESSIONS}): "
-                                                        "close a tab and reload"})
+                # Not an error in the hello: the page keeps its stored settings, fills its menus
+                # and says what happened; its next hello (a retry) may find room.
+                await send(self.config())
+                await send({"type": "full", "message": f"Jitfish keeps at most {MAX_SESSIONS} games open, and "
+                                                       f"{MAX_SESSIONS} tabs are showing theirs. Close a Jitfish tab "
+                                                       "you no longer need: this one starts as soon as there is room."})
                 return None
             try:
                 session = Session(self.adviser, settings)
