@@ -7,20 +7,35 @@ module that defines a kernel, and every project module those import (their const
 inlined helpers are compiled in). The set is found by reading the sources, not kept by hand, so
 a module that gains a kernel joins the key by itself. Python-only modules (the protocol, the
 front ends, the driver) are left out: editing them keeps the cache.
+
+Inside that directory each package's kernels are cached under the package's own folder
+(engine/kernel_locator.py), not under a hash of where it is installed, so a cache compiled when
+the wheel was built (tools/packaging/backend.py ships it as engine/compiled/) is valid after
+installation: a first start copies it into place instead of compiling for a minute. A cache is
+complete once jitfish/warmup.py has compiled every kernel into it and written its marker, which
+names the sources' key, numba's version and the processor: what the machine code depends on.
 Must run before numba is imported; every package's __init__ imports `engine` first for this.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import json
 import os
+import platform
 import re
 import shutil
+from importlib import metadata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "eval", "perft", "search", "jitfish")   # the layers, lowest first
 KEEP_OTHER_VERSIONS = 12      # frozen worktrees (matches, A/B tests) may still use older ones
+SHIPPED = ROOT / "engine" / "compiled"      # the cache a wheel carries, made when it was built
+MARKER = "complete.json"                     # written by jitfish/warmup.py once every kernel is in
+LOCATORS = ("engine.kernel_locator.PackageCacheLocator", "UserProvidedCacheLocator", "InTreeCacheLocator",
+            "UserWideCacheLocator", "IPythonCacheLocator", "ZipCacheLocator")   # numba's own after ours
 _KEY_DIR = re.compile(r"^[0-9a-f]{16}$")    # what cache_key names; anything else there is not ours to prune
 
 # A module is compiled by numba when it declares a kernel (engine/kernel.py's decorators or
@@ -78,7 +93,55 @@ def cache_key(root: Path = ROOT) -> str:
     return digest.hexdigest()[:16]
 
 
+def _processor() -> str:
+    """What the compiled machine code was made for: the CPU's model and feature flags."""
+    try:
+        lines = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace").splitlines()
+        wanted = [line for line in lines if line.startswith(("model name", "flags", "Features", "CPU part"))]
+        text = "\n".join(dict.fromkeys(wanted))
+    except OSError:
+        text = platform.processor()
+    return f"{platform.machine()}-{hashlib.sha1(text.encode()).hexdigest()[:12]}"
+
+
+@functools.lru_cache(maxsize=1)
+def fingerprint() -> dict[str, str]:
+    """What a complete cache must have been made with to serve this process."""
+    return {"key": cache_key(), "numba": metadata.version("numba"), "processor": _processor()}
+
+
+def is_complete(cache: Path) -> bool:
+    """Whether `cache` holds every kernel compiled for these sources, this numba and this processor."""
+    try:
+        return json.loads((cache / MARKER).read_text(encoding="utf-8")) == fingerprint()
+    except (OSError, ValueError):
+        return False
+
+
+def mark_complete(cache: Path) -> None:
+    (cache / MARKER).write_text(json.dumps(fingerprint(), sort_keys=True), encoding="utf-8")
+
+
+def cache_dir() -> Path:
+    """The cache in use (configure() has set it)."""
+    return Path(os.environ["NUMBA_CACHE_DIR"])
+
+
+def _install_shipped(cache: Path) -> None:
+    """Copy the cache the package was built with into `cache` when it fits these sources."""
+    if is_complete(cache) or not is_complete(SHIPPED):
+        return
+    try:
+        shutil.copytree(SHIPPED, cache, dirs_exist_ok=True, ignore=shutil.ignore_patterns(MARKER))
+        shutil.copy2(SHIPPED / MARKER, cache / MARKER)           # last: the copy is whole
+    except OSError:
+        pass                                                  # compiled at start, as without one
+
+
 def configure() -> None:
+    """Point numba at the cache of these sources (the user's NUMBA_CACHE_DIR wins) with the
+    location-free locator, seeded from the wheel's cache when it has one."""
+    os.environ.setdefault("NUMBA_CACHE_LOCATOR_CLASSES", ",".join(LOCATORS))
     if "NUMBA_CACHE_DIR" in os.environ:       # the user's choice wins
         return
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "jitfish"
@@ -92,4 +155,5 @@ def configure() -> None:
                 shutil.rmtree(stale, ignore_errors=True)
         except OSError:
             return                             # unwritable home: numba falls back to __pycache__
+    _install_shipped(cache)
     os.environ["NUMBA_CACHE_DIR"] = str(cache)

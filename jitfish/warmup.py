@@ -1,9 +1,23 @@
-"""Compile (or load from numba's cache) every kernel by running it once on a small position.
+"""Compile (or load from numba's cache) every kernel by running it once on a small position, then
+mark the cache complete (engine/cachedir.py).
 
-`make install` runs this so that the first real start of the engine is a warm one.
+`make install` runs this so that the first real start of the engine is a warm one; the UCI loop
+runs it in a process of its own when it starts on a cold cache (jitfish/kernels.py), and the
+wheel's build runs it to ship a compiled cache (tools/packaging/backend.py). Processes that find
+another one compiling the same cache wait for it instead of compiling twice.
 """
 
+from __future__ import annotations
+
+import fcntl
 import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from engine import cachedir
+
+LOCK = ".compiling"
 
 
 def warm_up() -> None:
@@ -25,10 +39,31 @@ def warm_up() -> None:
     Searcher(1).warm_up(board)
 
 
+@contextmanager
+def compiling(cache: Path) -> Iterator[None]:
+    """Hold the cache's compile lock (waiting while another process holds it)."""
+    cache.mkdir(parents=True, exist_ok=True)
+    with (cache / LOCK).open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def complete_cache() -> Path:
+    """Make the cache in use complete: compile what is missing and write its marker."""
+    cache = cachedir.cache_dir()
+    with compiling(cache):
+        warm_up()                      # loads what another process compiled meanwhile
+        cachedir.mark_complete(cache)
+    return cache
+
+
 def main() -> None:
     start = time.perf_counter()
-    warm_up()
-    print(f"numba kernels ready in {time.perf_counter() - start:.1f} s")
+    cache = complete_cache()
+    print(f"numba kernels ready in {time.perf_counter() - start:.1f} s ({cache})")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1 @@
+"""Packaging: the build backend that ships a compiled numba cache in the wheel."""
