@@ -472,15 +472,17 @@ class UciLoop:
         seed for the level's choices unless `Random Seed` fixes it."""
         from search.levels import effective_elo, level_for_elo
 
-        elo = effective_elo(bool(self.options["UCI_LimitStrength"]), int(self.options["UCI_Elo"]),
-                            int(self.options["Skill Level"]))
+        limited, uci_elo = bool(self.options["UCI_LimitStrength"]), int(self.options["UCI_Elo"])
+        elo = effective_elo(limited, uci_elo, int(self.options["Skill Level"]))
         seed = self.searcher.game_seed
         if new_game or seed == 0:
             seed = int(self.options["Random Seed"]) or random.getrandbits(62) + 1
         level = level_for_elo(elo)
         self.searcher.set_level(level, seed)
         if self.debug:
-            self.send(f"info string playing at Elo {elo}: {level or 'full strength'}")
+            source = "UCI_Elo (UCI_LimitStrength on, Skill Level ignored)" if limited else "Skill Level"
+            setting = f"depth {level.depth}, {level.nodes} nodes a move" if level else "full strength"
+            self.send(f"info string strength: Elo {elo} from {source}: {setting}")
 
     def _set_chess960(self, chess960: bool) -> None:
         """Keep the position in the new castling mode; one whose castling rights only Chess960 has

@@ -95,11 +95,10 @@ def elo_for_skill(skill: int) -> int:
 
 
 def effective_elo(limit_strength: bool, uci_elo: int, skill: int) -> int:
-    """The Elo to play at from the three UCI options (the weaker of the two limits wins)."""
-    elo = elo_for_skill(skill)
-    if limit_strength:
-        elo = min(elo, uci_elo)
-    return elo
+    """The Elo to play at from the three UCI options, read as Stockfish reads them: with
+    UCI_LimitStrength on, UCI_Elo decides and Skill Level is ignored; off, Skill Level decides
+    (GUIs such as PyChess send both for one level, docs/uci.md)."""
+    return uci_elo if limit_strength else elo_for_skill(skill)
 
 
 def _blend(lower: Level, upper: Level, elo: int) -> Level:

@@ -50,7 +50,9 @@ def test_skill_level_and_uci_elo_share_one_scale():
     assert elo_for_skill(0) == MIN_ELO and elo_for_skill(20) == FULL_STRENGTH_ELO
     assert effective_elo(False, 800, 20) == FULL_STRENGTH_ELO          # UCI_Elo only counts when limited
     assert effective_elo(True, 800, 20) == 800
-    assert effective_elo(True, 2000, 5) == elo_for_skill(5)           # the weaker limit wins
+    assert effective_elo(True, 2000, 5) == 2000                       # Skill Level ignored when limited,
+    assert effective_elo(True, 1516, 8) == 1516                       # as Stockfish does (PyChess's level 8)
+    assert effective_elo(False, 1516, 8) == elo_for_skill(8)
 
 
 def test_choice_follows_the_scores():
@@ -107,7 +109,7 @@ def test_level_ignores_the_soft_time_limit(searcher, monkeypatch, elo):
             board.push_uci(free_move)
             continue
         with monkeypatch.context() as patch:
-            patch.setattr(driver, "plan", lambda limits, side, overhead_ms, game_ply: Budget(soft=0.001, hard=60_000))
+            patch.setattr(driver, "plan", lambda *args, **kwargs: Budget(soft=0.001, hard=60_000))
             clocked_move, clocked = play(searcher, fen, elo, seed=ply, wtime=1000, btime=1000)
             # The premise: at full strength the same clock stops the search after depth 1.
             assert play(searcher, fen, FULL_STRENGTH_ELO, seed=ply, wtime=1000, btime=1000)[1].depth == 1
