@@ -596,13 +596,14 @@ class UciLoop:
         multipv = int(self.options["MultiPV"])
         overhead = int(self.options["Move Overhead"])
         show_wdl = bool(self.options["UCI_ShowWDL"])
+        ponder = bool(self.options["Ponder"])
 
         def report(record: Report) -> None:
             self.send(info_line(record, board.chess960, show_wdl))
 
         def think(job: Job) -> None:
             try:
-                result = searcher.run(board, limits, report, multipv=multipv, overhead_ms=overhead)
+                result = searcher.run(board, limits, report, multipv=multipv, overhead_ms=overhead, ponder=ponder)
                 text = f"bestmove {board.uci(result.best)}" if result.best else "bestmove 0000"
                 if result.best and result.ponder:
                     text += f" ponder {board.uci(result.ponder)}"
@@ -666,7 +667,8 @@ class UciLoop:
             self.search.ending = True          # later commands may wait for it
 
     def cmd_ponderhit(self, args: list[str]) -> None:
-        """The pondered move was played: the clock of `go ponder` runs from now. Without a
+        """The pondered move was played: the search goes on as a timed one, its time counted from
+        the `go ponder` (Stockfish's convention, search.driver.Searcher.ponderhit). Without a
         pondering search (none running, not `go ponder`, or ponderhit already given) it changes
         nothing."""
         if self.searcher is not None:

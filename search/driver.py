@@ -28,7 +28,7 @@ from engine.board import Board
 from engine.defs import INFINITE, MATE, MATE_IN_MAX, MAX_MOVES, MAX_PLY
 from engine.movegen import legal_prefix
 from search.tablebase import TABLEBASES
-from search.timeman import Budget, Limits, node_share_factor, plan
+from search.timeman import Limits, node_share_factor, plan
 from eval.params import WDL_A, WDL_B
 from eval import nnue
 from eval.shipped import default_network
@@ -143,6 +143,7 @@ class Searcher:
         self._stop = threading.Event()
         self._budget_lock = threading.Lock()
         self._pondering = False
+        self._stop_on_ponderhit = False   # the clock ran out while pondering: move at the ponderhit
         self._armed = False
         self._node_limit = 0
         self.level: Level | None = None   # a difficulty level, None for full strength
@@ -195,14 +196,19 @@ class Searcher:
             self.ctl[CTL_STOP] = 1
 
     def ponderhit(self) -> None:
-        """The opponent played the move we ponder on: our clock runs from now."""
+        """The opponent played the move we ponder on: the search goes on as a timed one whose time
+        counts from the `go ponder`, as Stockfish counts it. After a long ponder the move comes at
+        once (the hard limit has passed, or an iteration ended past the soft one while pondering);
+        after a short one the search gets the rest of its time."""
         with self._budget_lock:
+            stop_now = False
             if self._pondering:
                 self._pondering = False
-                self._clock_start = time.perf_counter()
-                self._budget = plan(self._limits, self._side, self._overhead, self._game_ply)
                 self._deadline = _Deadline(self, self._budget.hard, self._clock_start)
+                stop_now = self._stop_on_ponderhit
         self._ponderhit.set()
+        if stop_now:
+            self.stop()
 
     def static_eval(self, board: Board) -> int:
         """The evaluation of `board` for the side to move, with this searcher's weights (or
@@ -260,9 +266,10 @@ class Searcher:
     # ---- the search ----------------------------------------------------------------------------
 
     def run(self, board: Board, limits: Limits, report: Callable[[Report], None] = _ignore,
-            multipv: int = 1, overhead_ms: int = 0) -> Result:
+            multipv: int = 1, overhead_ms: int = 0, ponder: bool = False) -> Result:
         """Search `board` within `limits`, telling `report` how it goes; return the best move found
-        (at a difficulty level: the move the level chooses)."""
+        (at a difficulty level: the move the level chooses). `ponder`: the Ponder option is on, the
+        GUI may let the engine think on the opponent's time (timeman.plan gives a move more)."""
         start = time.perf_counter()
         level = self.level
         rng = None
@@ -303,12 +310,11 @@ class Searcher:
         ctl[CTL_ROOT_COUNT] = len(root_moves)
 
         with self._budget_lock:
-            self._limits, self._side, self._overhead = limits, board.turn, overhead_ms
-            self._game_ply = board.game_ply
             self._pondering = limits.ponder and not self._ponderhit.is_set()   # it may come before we start
-            self._clock_start = start
-            self._budget = Budget(None, None) if self._pondering else plan(limits, board.turn, overhead_ms, self._game_ply)
-            self._deadline = _Deadline(self, self._budget.hard, start)
+            self._stop_on_ponderhit = False
+            self._clock_start = start          # also while pondering: the move's time counts from the `go`
+            self._budget = plan(limits, board.turn, overhead_ms, board.game_ply, ponder=ponder)
+            self._deadline = _Deadline(self, None if self._pondering else self._budget.hard, start)
         monitor = _CurrMoveReporter(self, report, start)
         max_depth = min(limits.depth or MAX_PLY - 4, MAX_PLY - 4)
         # Helpers only where the node count is not a contract: levels and `go nodes` stay exact.
@@ -395,17 +401,23 @@ class Searcher:
                      root_count: int) -> bool:
         """Should iterative deepening stop before starting another iteration? Longer when the best
         move changes, the score drops or the best move took a small share of the iteration's nodes
-        (`effort`, from timeman.node_share_factor)."""
+        (`effort`, from timeman.node_share_factor). While pondering the search goes on, and the time
+        being up means moving as soon as the ponderhit comes."""
         with self._budget_lock:
-            if self._pondering or limits.infinite or self._budget.soft is None:
+            if limits.infinite or self._budget.soft is None:
                 return False
             if root_count == 1:
-                return True
-            if self.level is not None:
+                done = True
+            elif self.level is not None:
                 return False      # a level stops at its depth and node budget, whatever the clock
-            elapsed = (time.perf_counter() - self._clock_start) * 1000
-            stretch = (1.0 + best_changes) * (1.25 if score_drop else 1.0) * effort
-            return elapsed > self._budget.soft * stretch
+            else:
+                elapsed = (time.perf_counter() - self._clock_start) * 1000
+                stretch = (1.0 + best_changes) * (1.25 if score_drop else 1.0) * effort
+                done = elapsed > self._budget.soft * stretch
+            if done and self._pondering:
+                self._stop_on_ponderhit = True
+                return False
+            return done
 
     def _search_line(self, board: Board, depth: int, pv_index: int, previous: list[Line],
                      report: Callable[[Report], None], start: float) -> Line | None:

@@ -3,7 +3,9 @@
 The soft limit decides whether to start another iteration (the driver stretches it when the
 best move is unstable, the score drops or the best move took a small share of the nodes); the
 hard limit stops the search outright and is enforced by a timer. Both leave the Move Overhead
-and a safety margin on the clock.
+and a safety margin on the clock. Both count from the `go`, also for `go ponder`: after the
+ponderhit the time spent pondering is the move's own (Stockfish's convention; docs/uci.md), so a
+long ponder means an immediate move.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field
 from engine.defs import WHITE
 
 HORIZON = 50                 # moves the clock is shared over when `movestogo` is not given
+PONDER_BONUS = 1.25          # the soft limit with the Ponder option on (Stockfish's optimumTime / 4 more)
 LOW_CLOCK_OVERHEADS = 10     # below this many Move Overheads on the clock (at least LOW_CLOCK_MIN_MS)
 LOW_CLOCK_MIN_MS = 100       # a move with an increment spends less than the increment
 
@@ -51,13 +54,18 @@ def node_share_factor(share: float) -> float:
     return (1.5 - min(max(share, 0.0), 1.0)) * 1.35
 
 
-def plan(limits: Limits, side: int, overhead_ms: int, game_ply: int = 0) -> Budget:
-    """The soft and hard time limits for one move, `game_ply` half-moves into the game.
+def plan(limits: Limits, side: int, overhead_ms: int, game_ply: int = 0, ponder: bool = False) -> Budget:
+    """The soft and hard time limits for one move, `game_ply` half-moves into the game; `ponder`:
+    the Ponder option is on.
 
     The time is shared over a horizon of HORIZON moves (or `movestogo`), counting the increments
     still to come, and the share grows with the game ply: the moves that decide a game come early,
     and Stockfish at 10+0.1 spends about 0.5 s a move in its first ten where a flat share of the
     clock spent 0.3 s and finished games with a third of the clock unused.
+
+    With Ponder on the soft limit is a quarter longer, the hard one unchanged (as Stockfish does):
+    a ponder hit counts the time spent pondering as the move's own and leaves the clock untouched,
+    and the bonus spends that saving on the other moves.
     """
     if limits.movetime is not None:     # "search exactly x mseconds": no soft limit to stop earlier
         return Budget(None, max(1.0, limits.movetime - overhead_ms))
@@ -90,6 +98,8 @@ def plan(limits: Limits, side: int, overhead_ms: int, game_ply: int = 0) -> Budg
     soft = min(share * time_left, available * (0.5 if last_move_of_period else 0.2))
     hard = min(soft * hard_scale, available * (0.75 if last_move_of_period else 0.5))
     hard = max(hard, soft, 1.0)
+    if ponder:
+        soft = min(soft * PONDER_BONUS, hard)
     if increment > 0 and clock < max(LOW_CLOCK_OVERHEADS * overhead_ms, LOW_CLOCK_MIN_MS):
         # Low on the clock: think for at most half the increment, so the clock grows back by the
         # other half (less the latency) instead of draining to where one slow reply (a busy

@@ -1,5 +1,7 @@
 """Time budgets from `go` limits (the end-to-end clock games are in test_uci_time.py)."""
 
+import pytest
+
 from engine.defs import BLACK, WHITE
 from search.timeman import Limits, node_share_factor, plan
 
@@ -108,3 +110,11 @@ def test_any_move_number_gives_a_budget_inside_the_clock():
     for game_ply in (-2, 0, 5000):
         budget = plan(limits, WHITE, 20, game_ply)
         assert 0 < budget.soft <= budget.hard <= 5000
+
+
+def test_ponder_option_lengthens_the_soft_limit_only():
+    """Stockfish's convention: with Ponder on, a quarter more soft time (a ponder hit counts the
+    pondering as the move's own time and leaves the clock untouched), the same hard limit."""
+    limits = Limits(wtime=60000, btime=60000, winc=1000, binc=1000)
+    base, pondering = plan(limits, WHITE, 20, 20), plan(limits, WHITE, 20, 20, ponder=True)
+    assert pondering.soft == pytest.approx(1.25 * base.soft) and pondering.hard == base.hard

@@ -194,6 +194,48 @@ def test_go_ponder_with_its_depth_done_waits_for_ponderhit(uci):
     assert latency < 0.3
 
 
+# The clock of the ponderhit tests, with the Ponder option on as GUIs that ponder set it: a soft
+# limit of about 0.9 s and a hard one of about 1.5 s (search/timeman.py's plan for MIDDLEGAME), so
+# that restarting the clock at the ponderhit, which waits at least 0.675 of the soft limit more, is
+# told apart from moving at once.
+PONDER_CLOCK = "wtime 6000 btime 6000 movestogo 5"
+MOVE_OVERHEAD_MS = 20                  # the option's default, which the plan leaves on the clock
+
+
+def ponder_budget(board: chess.Board) -> tuple[float, float]:
+    """The (soft, hard) seconds the engine allots to a move of `board` under PONDER_CLOCK."""
+    from search.timeman import Limits, plan
+
+    budget = plan(Limits(wtime=6000, btime=6000, movestogo=5), int(not board.turn), MOVE_OVERHEAD_MS, board.ply(),
+                  ponder=True)
+    return budget.soft / 1000, budget.hard / 1000
+
+
+def test_ponderhit_after_a_long_ponder_moves_at_once(uci):
+    """Stockfish's convention: the move's time counts from the `go ponder`. Pondered past the hard
+    limit, the move comes at the ponderhit (the engine restarted its clock there until 2026-11-27:
+    12.9 s of pondering, then 12.8 s more in a PyChess game)."""
+    uci.set_option("Ponder", "true")
+    board = uci.position(MIDDLEGAME)
+    soft, hard = ponder_budget(board)
+    search, latency = uci.interrupt(f"ponder {PONDER_CLOCK}", "ponderhit", after=hard + 0.5)
+    assert search.final(), "no completed iteration to move from"
+    require_quiet_machine()
+    assert latency < min(0.3, 0.5 * soft), f"{latency:.3f} s after a ponderhit {hard + 0.5:.1f} s into the move"
+
+
+def test_ponderhit_after_a_short_ponder_gets_the_rest_of_the_time(uci):
+    """Pondered briefly, the move still gets its time, counted from the `go ponder`: at least the
+    least the soft limit can shrink to (0.675 of it), at most the hard limit."""
+    uci.set_option("Ponder", "true")
+    board = uci.position(MIDDLEGAME)
+    soft, hard = ponder_budget(board)
+    search, latency = uci.interrupt(f"ponder {PONDER_CLOCK}", "ponderhit", after=0.05)
+    require_quiet_machine()
+    assert 0.6 * soft < search.seconds < hard + 0.3, (search.seconds, soft, hard)
+    assert latency > 0.6 * soft - 0.2
+
+
 @pytest.mark.parametrize("fen, moves, args, allowed", [
     (None, (), "depth 6 searchmoves a2a3 h2h3", {"a2a3", "h2h3"}),
     (MIDDLEGAME, (), "searchmoves h2h3 depth 5", {"h2h3"}),
