@@ -23,10 +23,8 @@ import functools
 import hashlib
 import json
 import os
-import platform
 import re
 import shutil
-from importlib import metadata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,16 +83,62 @@ def compiled_sources(root: Path = ROOT) -> list[Path]:
     return sorted(modules[name] for name in closure)
 
 
+@functools.lru_cache(maxsize=None)
 def cache_key(root: Path = ROOT) -> str:
+    """A hash of the compiled sources' names and contents (remembered per file state in
+    KEYS_FILE, so that a start reads the sources only after they changed)."""
+    state = _source_state(root)
+    known = _known_keys()
+    if state in known:
+        return known[state]
     digest = hashlib.sha1()
     for source in compiled_sources(root):
         digest.update(source.relative_to(root).as_posix().encode())
         digest.update(source.read_bytes())
-    return digest.hexdigest()[:16]
+    key = digest.hexdigest()[:16]
+    _remember_key(state, key, known)
+    return key
+
+
+def _source_state(root: Path) -> str:
+    """The names, sizes and modification times of every project source: what the key depends on."""
+    digest = hashlib.sha1(str(root).encode())
+    for package in PACKAGES:
+        for source in sorted((root / package).rglob("*.py")):
+            stat = source.stat()
+            digest.update(f"{source.relative_to(root)}:{stat.st_size}:{stat.st_mtime_ns};".encode())
+    return digest.hexdigest()
+
+
+def _keys_file() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "jitfish" / "keys.json"
+
+
+def _known_keys() -> dict[str, str]:
+    try:
+        return json.loads(_keys_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _remember_key(state: str, key: str, known: dict[str, str]) -> None:
+    """Keep the key of this source state (and of the last few others) for the next start."""
+    kept = dict(list(known.items())[-31:])
+    kept[state] = key
+    try:
+        path = _keys_file()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        part = path.with_suffix(f".{os.getpid()}.part")
+        part.write_text(json.dumps(kept), encoding="utf-8")
+        part.replace(path)
+    except OSError:
+        pass
 
 
 def _processor() -> str:
     """What the compiled machine code was made for: the CPU's model and feature flags."""
+    import platform
+
     try:
         lines = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace").splitlines()
         wanted = [line for line in lines if line.startswith(("model name", "flags", "Features", "CPU part"))]
@@ -107,6 +151,8 @@ def _processor() -> str:
 @functools.lru_cache(maxsize=1)
 def fingerprint() -> dict[str, str]:
     """What a complete cache must have been made with to serve this process."""
+    from importlib import metadata
+
     return {"key": cache_key(), "numba": metadata.version("numba"), "processor": _processor()}
 
 
@@ -129,7 +175,7 @@ def cache_dir() -> Path:
 
 def _install_shipped(cache: Path) -> None:
     """Copy the cache the package was built with into `cache` when it fits these sources."""
-    if is_complete(cache) or not is_complete(SHIPPED):
+    if not SHIPPED.is_dir() or is_complete(cache) or not is_complete(SHIPPED):
         return
     try:
         shutil.copytree(SHIPPED, cache, dirs_exist_ok=True, ignore=shutil.ignore_patterns(MARKER))

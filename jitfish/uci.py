@@ -1,8 +1,11 @@
 """UCI protocol loop: parses commands, keeps the position and options, runs searches on a worker.
 
 The main thread only reads and dispatches, so `isready`, `stop` and `ponderhit` are answered
-while a search runs. `uci` is answered at once; the numba kernels load on a background thread
-and `isready` waits for them.
+while a search runs. `uci` and `isready` are answered at once: the numba kernels load on a
+background thread (jitfish/kernels.py; compiled first when the cache is cold). Until they are in,
+`setoption`, `position` and `ucinewgame` are checked at once and carried out when the kernels
+are (in order), and a `go` waits for a loading cache up to half its time, or is answered by
+the quick search of jitfish/quickmove.py while they compile.
 
 Two rules keep every client going (docs/uci.md, Reliability):
 - `position`, `setoption` and the other commands are validated completely before anything is
@@ -15,6 +18,7 @@ Two rules keep every client going (docs/uci.md, Reliability):
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import math
 import os
@@ -27,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from jitfish import ranges
+from jitfish.kernels import KernelLoader
 from jitfish.options import ENGINE_OPTIONS, LEVEL_OPTIONS, Options, usable_hash_mb, usable_threads
 
 if TYPE_CHECKING:                 # the search loads numba: imported where a command needs it
@@ -43,6 +48,9 @@ GO_DROPPED = ("movestogo",)       # unusable, the part goes; the others become t
 GO_NUMBERS = tuple(GO_RANGES)
 GO_FLAGS = ("infinite", "ponder")
 GO_KEYWORDS = GO_NUMBERS + GO_FLAGS + ("searchmoves",)
+ANSWERED_AT_ONCE = ("uci", "debug", "isready", "register", "quit", "stop", "ponderhit", "go")
+DEFERRED = ("setoption", "position", "ucinewgame")    # checked at once, carried out with the kernels
+EARLY_GO_WAIT_S = 3.0             # the longest a `go` waits for a loading (warm) cache
 
 
 class UciError(ValueError):
@@ -181,6 +189,113 @@ def fallback_move(board) -> str:
         return "0000"
 
 
+def _setoption_parts(args: list[str]) -> tuple[str, str | None]:
+    """The name and value of `setoption name <id> [value <x>]`."""
+    if len(args) < 2 or args[0] != "name":
+        raise UciError("usage: setoption name <id> [value <x>]")
+    if "value" in args:
+        at = args.index("value")
+        return " ".join(args[1:at]), " ".join(args[at + 1:])
+    return " ".join(args[1:]), None
+
+
+def _position_parts(args: list[str]) -> tuple[str | None, list[str]]:
+    """The FEN (None: the start position) and the moves of `position startpos|fen <fen> [moves ...]`."""
+    if not args or args[0] not in ("startpos", "fen"):
+        raise UciError("usage: position startpos|fen <fen> [moves <move>...]")
+    at = args.index("moves") if "moves" in args else len(args)
+    if args[0] == "startpos":
+        if at != 1:
+            raise UciError(f"unexpected {' '.join(args[1:at])!r} after startpos")
+        return None, args[at + 1:]
+    return " ".join(args[1:at]), args[at + 1:]
+
+
+def _python_chess_position(args: list[str], chess960: bool):
+    """The position of a `position` command on a python-chess board, for the quick search of the
+    first seconds (ValueError says what does not read)."""
+    import chess
+
+    fen, moves = _position_parts(args)
+    try:
+        board = chess.Board(fen or chess.STARTING_FEN, chess960=chess960)
+    except ValueError as exc:
+        raise ValueError(f"invalid FEN {fen!r}: {exc}") from None
+    if not board.is_valid():
+        raise ValueError(f"invalid FEN {fen!r}: not a legal position")
+    for number, text in enumerate(moves, 1):
+        try:
+            board.push(board.parse_uci(text))
+        except ValueError:
+            raise ValueError(f"move {number} ({text}) is not legal here") from None
+    return board
+
+
+def _load_wait(limits, white: bool, budget) -> float:
+    """How long a `go` may wait for kernels that are loading (about a second from a warm cache):
+    what the clock can spare (a tenth of it, at most EARLY_GO_WAIT_S), most of a fixed move time,
+    or, without a time, EARLY_GO_WAIT_S; past it the quick search plays."""
+    clock = limits.wtime if white else limits.btime
+    if limits.movetime is not None and not limits.infinite and not limits.ponder:
+        return budget.seconds * 0.8
+    if clock is not None and not limits.infinite:
+        return min(EARLY_GO_WAIT_S, clock / 10000)
+    return EARLY_GO_WAIT_S
+
+
+def _spend(limits, white: bool, elapsed_ms: int) -> None:
+    """Take the time a `go` waited for the kernels off its clock, so that the search's budget
+    counts from when the `go` came."""
+    if elapsed_ms <= 0:
+        return
+    if limits.movetime is not None:
+        limits.movetime = max(1, limits.movetime - elapsed_ms)
+    side = "wtime" if white else "btime"
+    if getattr(limits, side) is not None:
+        setattr(limits, side, max(1, getattr(limits, side) - elapsed_ms))
+
+
+class _EarlyState:
+    """What the commands deferred until the kernels are in have set: an early `go` plays there."""
+
+    def __init__(self) -> None:
+        import chess
+
+        self.board = chess.Board()
+        self.options: dict[str, object] = {}
+        self.search: _EarlySearch | None = None
+
+    def option(self, options: Options, name: str) -> object:
+        return self.options.get(name, options[name])
+
+
+class _EarlySearch:
+    """A quick search's stop and ponder state: `go infinite` and `go ponder` answer only after
+    `stop` (or, pondering, `ponderhit` and the move's time)."""
+
+    def __init__(self, stop: threading.Event, pondering: bool, infinite: bool, timed) -> None:
+        self.stop = stop
+        self.pondering = pondering
+        self.infinite = infinite
+        self.timed = timed                 # the budget once a ponder is hit
+        self.search = None                 # the QuickSearch, once it runs
+        self._hit = threading.Event()
+
+    def ponderhit(self) -> None:
+        if self.pondering:
+            self.pondering = False
+            if self.search is not None:
+                self.search.deadline = time.monotonic() + (self.timed.seconds or 1.0)
+            self._hit.set()
+
+    def wait_for_the_answer(self) -> None:
+        """Hold the bestmove of `go infinite` until stop, of `go ponder` until stop or ponderhit."""
+        while (self.infinite or self.pondering) and not self.stop.is_set():
+            self.stop.wait(0.05)
+            if self._hit.is_set() and not self.infinite:
+                break
+
+
 def _is_folder(path: str) -> bool:
     """Whether `path` names a folder (False for a name the system cannot even look up)."""
     try:
@@ -205,8 +320,11 @@ class UciLoop:
         self._out_lock = threading.Lock()
         self._write = write or self._write_stdout
         self.options = Options(ENGINE_OPTIONS)
-        self.ready = threading.Event()
-        self.init_error: str | None = None
+        self.kernels = KernelLoader(self._initialise)
+        self.ready = self.kernels.ready
+        self._pending: list[str] = []          # deferred commands, carried out once the kernels are in
+        self._early = _EarlyState()             # what the deferred commands set, for an early `go`
+        self._told_compiling = False
         self.board = None
         self.searcher = None
         self.hash_mb = int(self.options["Hash"])   # the table in use (Hash may ask for more)
@@ -223,7 +341,7 @@ class UciLoop:
             "stop": self.cmd_stop, "ponderhit": self.cmd_ponderhit, "quit": self.cmd_quit,
             "d": self.cmd_display, "eval": self.cmd_eval, "bench": self.cmd_bench,
         }
-        threading.Thread(target=self._initialise, name="jitfish-init", daemon=True).start()
+        self.kernels.start()
 
     # ---- plumbing ---------------------------------------------------------------------------------
 
@@ -242,30 +360,37 @@ class UciLoop:
     def warn(self, message: str) -> None:
         self.send(f"info string warning: {_cut(message)}")
 
+    @property
+    def init_error(self) -> str | None:
+        return self.kernels.error
+
     def _initialise(self) -> None:
-        """Load (or compile) the kernels; `isready` answers once this is done."""
-        try:
-            from engine.board import Board
-            from search.driver import Searcher
-            self.board = Board()
-            self.searcher = Searcher(self.hash_mb)
-            self.searcher.warm_up(self.board)
-            # The many objects numba created are permanent: keep the garbage collector from
-            # rescanning them, which would pause a fast game for tens of milliseconds.
-            gc.collect()
-            gc.freeze()
-        except Exception as exc:  # reported on isready; the loop keeps answering
-            self.init_error = f"{type(exc).__name__}: {exc}"
+        """Load the kernels (KernelLoader calls this on its thread, after compiling them if needed)."""
         try:
             self._open_book(str(self.options["Book File"]))
         except UciError as exc:   # not fatal: said when OwnBook is switched on
             self.book_error = str(exc)
-        self.ready.set()
+        from engine.board import Board
+        from search.driver import Searcher
+        self.board = Board()
+        self.searcher = Searcher(self.hash_mb)
+        self.searcher.warm_up(self.board)
+        # The many objects numba created are permanent: keep the garbage collector from
+        # rescanning them, which would pause a fast game for tens of milliseconds.
+        gc.collect()
+        gc.freeze()
 
     def wait_ready(self) -> None:
+        """Wait for the kernels, then carry out the commands deferred until they came."""
         self.ready.wait()
         if self.init_error:
             raise UciError(f"engine failed to initialise: {self.init_error}")
+        self._carry_out_pending()
+
+    def _carry_out_pending(self) -> None:
+        pending, self._pending = self._pending, []
+        for line in pending:
+            self.handle(line)
 
     def searching(self) -> bool:
         return self.search is not None and self.search.running()
@@ -329,6 +454,12 @@ class UciLoop:
                     self.warn(f"ignoring unknown token{'s' if i > 1 else ''} {' '.join(tokens[:i])!r} "
                               f"before {token!r}")
                 try:
+                    if self.ready.is_set():
+                        if self._pending and not self.init_error:
+                            self._carry_out_pending()
+                    elif token in DEFERRED:
+                        self._defer(token, tokens[i + 1:])
+                        return True
                     return self.commands[token](tokens[i + 1:]) is not False
                 except UciError as exc:
                     self.error(str(exc))
@@ -353,22 +484,79 @@ class UciLoop:
         self.debug = args[0] == "on"
 
     def cmd_isready(self, args: list[str]) -> None:
-        self.ready.wait()
+        """At once: commands that need the kernels wait for them, or do without (see the top)."""
         if self.init_error:
             self.error(f"engine failed to initialise: {self.init_error}")
+        elif self.kernels.compiling and not self._told_compiling:
+            self._told_compiling = True
+            self.send("info string compiling the search for this computer (once after an install or an "
+                      "update, a minute or two); until then moves come from a quick search")
         self.send("readyok")
+
+    # ---- before the kernels are in ---------------------------------------------------------------
+
+    def _defer(self, command: str, args: list[str]) -> None:
+        """Check a command that needs the kernels now (bad input is refused now, as later) and keep
+        it for when they are in; an early `go` plays in the position it sets."""
+        if command == "setoption":
+            name, value = _setoption_parts(args)
+            try:
+                option = self.options.find(name)
+                typed = option.parse(value)
+            except ValueError as exc:
+                raise UciError(str(exc)) from None
+            self._early.options[option.name] = typed
+        elif command == "position":
+            chess960 = bool(self._early.option(self.options, "UCI_Chess960"))
+            try:
+                self._early.board = _python_chess_position(args, chess960)
+            except ValueError as exc:
+                raise UciError(f"{exc}; position unchanged") from None
+        self._pending.append(" ".join([command, *args]))
+
+    def _go_early(self, args: list[str], received: float) -> bool:
+        """A `go` before the kernels are in. Waits for a loading cache up to half the move's time
+        (True: they are in, search as usual); while they compile, the quick search answers."""
+        from jitfish import quickmove
+        from search.timeman import Limits
+
+        board = self._early.board
+        limits, warnings = parse_go(args, board)
+        if not isinstance(limits, Limits):
+            limits = Limits()
+        overhead = int(self._early.option(self.options, "Move Overhead"))
+        budget = quickmove.budget_for(limits, board.turn, overhead)
+        if not self.kernels.compiling and self.ready.wait(max(0.0, _load_wait(limits, board.turn, budget)
+                                                              - (time.monotonic() - received))):
+            return True
+        for text in warnings[:MAX_GO_WARNINGS]:
+            self.warn(text)
+        if self._early.option(self.options, "UCI_LimitStrength"):
+            budget.depth = min(budget.depth, 2)          # a level's game: no deep tactics meanwhile
+        stop = threading.Event()
+        timed = quickmove.budget_for(dataclasses.replace(limits, ponder=False), board.turn, overhead)
+        early = _EarlySearch(stop, limits.ponder, limits.infinite, timed)
+        self._early.search = early
+
+        def think(job: Job) -> None:
+            search = quickmove.QuickSearch(board, budget, stop)
+            early.search = search
+            move = search.run(lambda depth, score, nodes, seconds, best: self.send(
+                f"info depth {depth} score {quickmove.score_text(score)} nodes {nodes} "
+                f"time {int(seconds * 1000)} pv {board.uci(best)}"))
+            early.wait_for_the_answer()
+            self.send_result(job, f"bestmove {board.uci(move) if move else '0000'}")
+
+        self.send(f"info string the search is {'still compiling' if self.kernels.compiling else 'not loaded yet'}: "
+                  f"a quick move")
+        self.search = self.start_job(think, "quick search")
+        return False
 
     def cmd_register(self, args: list[str]) -> None:
         self.send("info string Jitfish is free software under GPL-3.0-or-later and needs no registration")
 
     def cmd_setoption(self, args: list[str]) -> None:
-        if len(args) < 2 or args[0] != "name":
-            raise UciError("usage: setoption name <id> [value <x>]")
-        if "value" in args:
-            at = args.index("value")
-            name, value = " ".join(args[1:at]), " ".join(args[at + 1:])
-        else:
-            name, value = " ".join(args[1:]), None
+        name, value = _setoption_parts(args)
         try:
             option = self.options.find(name)
             typed = option.parse(value)
@@ -525,16 +713,8 @@ class UciLoop:
         from engine.board import Board, IllegalMoveError
         from engine.fen import STARTING_FEN, FenError
 
-        if not args or args[0] not in ("startpos", "fen"):
-            raise UciError("usage: position startpos|fen <fen> [moves <move>...]")
-        at = args.index("moves") if "moves" in args else len(args)
-        if args[0] == "startpos":
-            if at != 1:
-                raise UciError(f"unexpected {' '.join(args[1:at])!r} after startpos")
-            fen = STARTING_FEN
-        else:
-            fen = " ".join(args[1:at])
-        moves = args[at + 1:]
+        fen, moves = _position_parts(args)
+        fen = fen if fen is not None else STARTING_FEN
         self.wait_ready()
         chess960 = bool(self.options["UCI_Chess960"])
         cache = self._position_cache
@@ -561,6 +741,13 @@ class UciLoop:
         if args[:1] == ["perft"]:
             self._go_perft(args[1:])
             return
+        received = time.monotonic()
+        if not self.ready.is_set():
+            if self.searching():              # an earlier quick search (its bestmove comes first)
+                self._stop_search()
+                self.search.thread.join()
+            if not self._go_early(args, received):
+                return
         try:
             self.wait_ready()
         except UciError as exc:     # no board to search: still answer, or the client hangs
@@ -571,11 +758,12 @@ class UciLoop:
             if not self.search.ending:
                 self.warn("go while a search is running: stopping that search first "
                           "(its bestmove comes first)")
-            self.searcher.stop()
+            self._stop_search()
             self.search.thread.join()
         board = self.board.copy()
         try:
             limits, warnings = parse_go(args, board)
+            _spend(limits, board.turn == 0, int((time.monotonic() - received) * 1000))
             for text in warnings[:MAX_GO_WARNINGS]:
                 self.warn(text)
             if len(warnings) > MAX_GO_WARNINGS:
@@ -659,10 +847,15 @@ class UciLoop:
 
         self.job = self.start_job(perft, "perft")
 
-    def cmd_stop(self, args: list[str]) -> None:
-        """End the search now (its bestmove follows); without a search, nothing to do."""
+    def _stop_search(self) -> None:
         if self.searcher is not None:
             self.searcher.stop()
+        if self._early.search is not None:
+            self._early.search.stop.set()
+
+    def cmd_stop(self, args: list[str]) -> None:
+        """End the search now (its bestmove follows); without a search, nothing to do."""
+        self._stop_search()
         if self.search is not None:
             self.search.ending = True          # later commands may wait for it
 
@@ -673,10 +866,11 @@ class UciLoop:
         nothing."""
         if self.searcher is not None:
             self.searcher.ponderhit()
+        if self._early.search is not None:
+            self._early.search.ponderhit()
 
     def cmd_quit(self, args: list[str]) -> bool:
-        if self.searcher is not None:
-            self.searcher.stop()
+        self._stop_search()
         if self.search is not None:
             self.search.thread.join(timeout=2.0)
         return False

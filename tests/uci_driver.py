@@ -255,6 +255,10 @@ class UciEngine:
                 self.ids[key] = value
         sent = self.send("isready")
         self.readyok_seconds = self.read_until("readyok", READY_TIMEOUT)[-1].at - sent
+        # `readyok` comes at once, the kernels load a second later (jitfish/kernels.py); `d` waits
+        # for them, so that the tests meet a loaded engine, whatever the machine's load
+        self.send("d")
+        self.read_until("Chess960:", READY_TIMEOUT)
         return self
 
     def warm_up(self) -> None:

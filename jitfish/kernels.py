@@ -1,0 +1,60 @@
+"""The numba kernels of a starting engine: loaded on a background thread, compiled first when the
+cache is cold, so that the UCI loop answers at once either way.
+
+A warm cache (`make install`, a wheel built with its cache, any earlier start) loads in about a
+second. A cold one (the first start after the sources changed, or on another processor) is
+compiled by `python -m jitfish.warmup` in a process of its own, which goes on to the end even
+if this engine quits, so that the next start is warm; meanwhile the UCI loop answers `go` with
+jitfish/quickmove.py. Two engines starting at once share one compilation (warmup's lock).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from typing import Callable
+
+LOADING, COMPILING, READY, FAILED = "loading", "compiling", "ready", "failed"
+
+
+class KernelLoader:
+    """Brings the kernels in on a thread, then calls `load` (which builds the board, the searcher
+    and runs them once); `ready` is set when that is done, or has failed (`error`)."""
+
+    def __init__(self, load: Callable[[], None]) -> None:
+        self._load = load
+        self.state = LOADING
+        self.error: str | None = None
+        self.compile_seconds: float | None = None
+        self.ready = threading.Event()
+        self.compiler: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        threading.Thread(target=self._run, name="jitfish-kernels", daemon=True).start()
+
+    def _run(self) -> None:
+        try:
+            from engine import cachedir
+
+            if not cachedir.is_complete(cachedir.cache_dir()):
+                self.state = COMPILING
+                started = time.monotonic()
+                self.compiler = subprocess.Popen(
+                    [sys.executable, "-m", "jitfish.warmup"], stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+                self.compiler.wait()           # a failure there is found again, and said, below
+                self.compile_seconds = time.monotonic() - started
+                self.state = LOADING
+            self._load()
+            self.state = READY
+        except Exception as exc:  # said on isready and go; the loop keeps answering
+            self.error = f"{type(exc).__name__}: {exc}"
+            self.state = FAILED
+        finally:
+            self.ready.set()
+
+    @property
+    def compiling(self) -> bool:
+        return self.state == COMPILING
