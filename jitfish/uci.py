@@ -332,6 +332,7 @@ class UciLoop:
         self.book_error: str | None = None     # why the default book could not be opened
         self.search: Job | None = None         # the search of the last `go`
         self.job: Job | None = None            # a `go perft` or `bench`, which may run beside it
+        self._after_search: list[str] = []     # setoptions sent during a search, carried out after it
         self.debug = False
         self._position_cache: tuple[str, list[str]] | None = None
         self.commands: dict[str, Callable[[list[str]], bool | None]] = {
@@ -447,6 +448,8 @@ class UciLoop:
         tokens = line.split()
         if not tokens:
             return True
+        if self._after_search and self._over(self.search):
+            self._carry_out_after_search()
         # The UCI spec says to skip unknown tokens and look for a command in the rest.
         for i, token in enumerate(tokens):
             if token in self.commands:
@@ -563,7 +566,12 @@ class UciLoop:
         except ValueError as exc:
             raise UciError(str(exc)) from None
         self.wait_ready()
-        self.require_no_search("setoption")
+        if not self._over(self.search):
+            # As Stockfish, take it now and let the next search use it (GNOME Chess sends its
+            # difficulty's options while the engine thinks about its first move); what it changes
+            # is done once the search has ended, before any later command.
+            self._after_search.append(" ".join(["setoption", *args]))
+            return
         notes: list[str] = []              # said once the value is in force
         if option.name == "Hash":
             notes = self._resize_hash(int(typed))
@@ -600,6 +608,12 @@ class UciLoop:
             self._apply_level(new_game=option.name == "Random Seed")
         for note in notes:
             self.send(f"info string {_cut(note)}")
+
+    def _carry_out_after_search(self) -> None:
+        """The setoptions sent during the search that has ended, in their order."""
+        waiting, self._after_search = self._after_search, []
+        for line in waiting:
+            self.handle(line)
 
     def _resize_hash(self, asked: int) -> list[str]:
         """A table of `asked` MB, or of what the memory available allows (usable_hash_mb); a
@@ -760,6 +774,8 @@ class UciLoop:
                           "(its bestmove comes first)")
             self._stop_search()
             self.search.thread.join()
+        if self._after_search:
+            self._carry_out_after_search()
         board = self.board.copy()
         try:
             limits, warnings = parse_go(args, board)

@@ -13,6 +13,7 @@ import time
 import chess
 import pytest
 
+from search.levels import level_for_elo
 from tests.helpers import seed
 
 # ruff: noqa: F811 - the fixtures imported here are test parameters of the same name
@@ -167,17 +168,40 @@ def test_huge_numbers(uci, limit, number):
 
 # ---- commands while a search runs, and stop/ponderhit in every state ----------------------------
 
-@pytest.mark.parametrize("line", ["setoption name Hash value 8", "ucinewgame", "setoption name Clear Hash"])
-def test_commands_that_need_an_idle_engine_are_refused_while_searching(uci, line):
+def test_ucinewgame_is_refused_while_searching(uci):
     """The loop never blocks on a search (so `stop` and `quit` are always read): it refuses what
-    would change the search's table or options under it."""
+    would empty the search's table under it."""
     uci.position(MIDDLEGAME)
     sent = uci.send("go depth 60")
-    errors = uci.errors_after(line)
+    errors = uci.errors_after("ucinewgame")
     assert len(errors) == 1 and "running" in errors[0]
     stop = uci.send("stop")
     search = uci.finish_search(sent)
     assert search.lines[-1].at - stop < 0.5
+
+
+def test_setoption_while_searching_is_carried_out_after_the_search(uci):
+    """As Stockfish: a setoption during a search is taken (bad values are still refused at once) and
+    what it changes is done when the search has ended, in order, before the next command. GNOME Chess
+    sends its difficulty's options while the engine thinks about its first move (refused until
+    2026-11-27: the whole game was played at full strength)."""
+    uci.send("debug on")
+    uci.position(MIDDLEGAME)
+    sent = uci.send("go depth 60")
+    for line in ["setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 800",
+                 "setoption name Hash value 8", "setoption name Clear Hash"]:
+        assert not uci.errors_after(line), line
+    assert len(uci.errors_after("setoption name UCI_Elo value 100")) == 1      # out of range: refused now
+    notes = [line.text for line in uci.pending(0.2)]
+    assert not [text for text in notes if text.startswith(("bestmove", "info string strength"))], notes
+    uci.send("stop")
+    search = uci.finish_search(sent)
+    assert search.lines[-1].text.startswith("bestmove")
+    strength = [text for text in uci.sync() if text.startswith("info string strength")]
+    assert strength and "Elo 800 " in strength[-1], strength
+    uci.position()
+    nodes = uci.go("wtime 10000 btime 10000").final()[0]["nodes"]
+    assert nodes <= 1.05 * level_for_elo(800).nodes, nodes       # the level's node budget holds the search
 
 
 @pytest.mark.parametrize("first", ["depth 60", "infinite", "ponder wtime 10000 btime 10000", "ponder infinite"])
