@@ -2,10 +2,11 @@
 
 Each position of a game's main line is searched once, all within the same limit. Every move gets
 the evaluation of the position after it as `[%eval ...]` (White's view, as lichess and ChessBase
-read it); a move that loses enough against the engine's choice also gets a NAG, a comment naming
-the better move and that move's line as a variation. What makes a move a mistake and how it is
-written is jitfish/review.py's, shared with the browser's review. python-chess reads and writes
-the PGN; the engine's own Board follows the game and is what gets searched.
+read it); a move that loses enough against the engine's choice also gets a NAG, a comment saying
+why (jitfish/reasons.py's sentence, the browser's) and naming the better move, and that move's
+line as a variation. What makes a move a mistake and how it is written is jitfish/review.py's,
+shared with the browser's review. python-chess reads and writes the PGN; the engine's own Board
+follows the game and is what gets searched.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from engine.fen import FenError
 from engine.move import move_to_uci
 from jitfish.options import usable_hash_mb
 from jitfish.progress import ProgressBar, clock_text
+from jitfish.reasons import cause
 from jitfish.review import (Evaluation, SideSummary, count_text, first_look, needs_second_look, second_look,
                             set_eval, summary_note, write_verdict)
 from jitfish.uci import ENGINE_NAME
@@ -220,7 +222,8 @@ class Analyser:
                 child_position.push(verdict.best)
                 verdict = second_look(verdict, self.evaluate(child, child_position, rules_end_game=True))
             summary[before_position.turn].add(verdict)
-            write_verdict(node, before_position, verdict)
+            why = cause(before_position, node.move, verdict, current) if verdict.judgement is not None else None
+            write_verdict(node, before_position, verdict, why)
             tick()
         return summary
 

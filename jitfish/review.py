@@ -4,7 +4,8 @@ A move is measured by what it loses against the engine's best move from the same
 scores clamped to +-DECISIVE_CP; a loss of INACCURACY_CP, MISTAKE_CP or BLUNDER_CP earns `?!`,
 `?` or `??`. Whoever runs the searches (the in-process Searcher of `jitfish analyse`, a UCI
 process for `jitfish web`) hands over `Evaluation`s; this module judges, writes the judgement into
-a PGN, says in words why a move is bad, and turns evaluations into lichess's accuracy.
+a PGN and turns evaluations into lichess's accuracy. Why a move is bad, in words, is
+jitfish/reasons.py's.
 
 Scores are centipawns for the side to move, mates in the engine's convention (engine.defs: a
 mate n plies away scores MATE - n).
@@ -223,31 +224,23 @@ def set_eval(node: chess.pgn.ChildNode, evaluation: Evaluation, turn: chess.Colo
         node.set_eval(pov, evaluation.depth)
 
 
-def write_verdict(node: chess.pgn.ChildNode, position: chess.Board, verdict: Verdict) -> None:
-    """Mark a move that loses enough: its NAG, a comment with both evaluations and the better
-    move, and the better line as a variation (`position`: the board before the move)."""
+def write_verdict(node: chess.pgn.ChildNode, position: chess.Board, verdict: Verdict, cause: str | None = None) -> None:
+    """Mark a move that loses enough: its NAG, a comment with both evaluations, why (`cause`, the
+    sentence of jitfish/reasons.py when it has a concrete one) and the better move, and the better
+    line as a variation (`position`: the board before the move)."""
     judgement = verdict.judgement
     if judgement is None:
         return
     node.nags -= MOVE_QUALITY_NAGS
     node.nags.add(judgement.nag)
     best, played = verdict.best_score, verdict.played_score
+    because = f": {cause}" if cause else ""
     text = (f"{judgement.word} ({white_text(best, position.turn)} -> {white_text(played, position.turn)})"
-            f"{mate_note(best, played)}. Best was {position.san(verdict.best)}.")
+            f"{because}. Best was {position.san(verdict.best)}.")
     node.comment = f"{node.comment} {text}" if node.comment else text
     first = add_line(node.parent, position, verdict.line)
     if first is not None and verdict.best_after is not None:
         set_eval(first, verdict.best_after, not position.turn)
-
-
-def mate_note(best: int, played: int) -> str:
-    """`: misses mate in 2` / `: allows mate in 3` when a mate decides the verdict, else ''."""
-    best_mate, played_mate = mate_moves(best), mate_moves(played)
-    if best_mate is not None and best_mate > 0 and (played_mate is None or played_mate < 0):
-        return f": misses mate in {best_mate}"
-    if played_mate is not None and played_mate < 0 and (best_mate is None or best_mate > 0):
-        return f": allows mate in {-played_mate}"
-    return ""
 
 
 def add_line(parent: chess.pgn.GameNode, position: chess.Board,
@@ -331,150 +324,13 @@ def game_accuracy(white_cps: Sequence[int], first: chess.Color) -> dict[chess.Co
     return result
 
 
-# ---- why a move is bad, in words ----------------------------------------------------------------
+# ---- material and scores in words ----------------------------------------------------------------
 
-LINE_PLIES = 6                    # material is counted this far into a line...
-LINE_PLIES_MAX = 10               # ...and further while captures go on there, up to here
-MATERIAL_CP = 100                 # a pawn: less than this is no material reason
 PIECE_CP = {chess.PAWN: PIECE_VALUES[PAWN], chess.KNIGHT: PIECE_VALUES[KNIGHT], chess.BISHOP: PIECE_VALUES[BISHOP],
             chess.ROOK: PIECE_VALUES[ROOK], chess.QUEEN: PIECE_VALUES[QUEEN], chess.KING: 0}
-NUMBERS = {2: "two", 3: "three", 4: "four"}
-
-
-@dataclass(frozen=True)
-class Capture:
-    """A piece taken in a line: its type, its square, the move that took it (SAN) and whose it was."""
-    piece: chess.PieceType
-    square: int
-    by: str
-    owner: chess.Color
-
-
-@dataclass(frozen=True)
-class Swing:
-    """What a line does to the material: the change for `side` in centipawns and the captures."""
-    change: int
-    captures: tuple[Capture, ...]
-
-    def net(self, owner: chess.Color) -> list[Capture]:
-        """The captures of `owner`'s pieces not matched by a capture of the same kind of piece
-        of the other side (a bishop for a bishop is no loss), strongest first."""
-        mine = sorted((c for c in self.captures if c.owner == owner), key=lambda c: -PIECE_CP[c.piece])
-        theirs = [c.piece for c in self.captures if c.owner != owner]
-        left = []
-        for capture in mine:
-            if capture.piece in theirs:
-                theirs.remove(capture.piece)
-            else:
-                left.append(capture)
-        return left
-
-
-def material(board: chess.Board, side: chess.Color) -> int:
-    """`side`'s material less the opponent's, in centipawns."""
-    total = 0
-    for piece, value in PIECE_CP.items():
-        total += value * (len(board.pieces(piece, side)) - len(board.pieces(piece, not side)))
-    return total
-
-
-def material_swing(position: chess.Board, line: Sequence[chess.Move], side: chess.Color) -> Swing:
-    """The material `line` wins or loses for `side`, counted after LINE_PLIES plies, or later
-    while the captures going on there go on. A line that ends on a capture (engines cut their
-    lines short) gets the recaptures it leaves out."""
-    board = position.copy(stack=False)
-    start = material(board, side)
-    captures: list[Capture] = []
-    previous: chess.Move | None = None
-    ran_out = True
-    for index, move in enumerate(line[:LINE_PLIES_MAX]):
-        if not board.is_legal(move):
-            break
-        goes_on = previous is not None and board.is_capture(move)
-        if index >= LINE_PLIES and not goes_on:
-            ran_out = False
-            break
-        previous = move if board.is_capture(move) else None
-        captures.append(_take(board, move)) if board.is_capture(move) else board.push(move)
-    if ran_out and previous is not None:
-        _finish_exchange(board, previous.to_square, captures)
-    return Swing(material(board, side) - start, tuple(captures))
-
-
-def _take(board: chess.Board, move: chess.Move) -> Capture:
-    """Play the capture `move`, saying what it took."""
-    square = move.to_square
-    if board.is_en_passant(move):
-        square = chess.square(chess.square_file(move.to_square), chess.square_rank(move.from_square))
-    taken = board.piece_at(square)
-    capture = Capture(taken.piece_type, square, board.san(move), taken.color)
-    board.push(move)
-    return capture
-
-
-def _finish_exchange(board: chess.Board, square: int, captures: list[Capture]) -> None:
-    """Recapture on `square` with the cheapest piece while that wins material or the square is
-    left undefended (a static exchange, as far as a line cut short needs one)."""
-    while True:
-        takes = [m for m in board.legal_moves if m.to_square == square and board.is_capture(m)]
-        if not takes:
-            return
-        move = min(takes, key=lambda m: PIECE_CP[board.piece_type_at(m.from_square)])
-        attacker = PIECE_CP[board.piece_type_at(move.from_square)]
-        victim = PIECE_CP[board.piece_type_at(square)]
-        if victim < attacker and board.is_attacked_by(not board.turn, square):
-            return
-        captures.append(_take(board, move))
-
-
-def _piece_phrase(capture: Capture, change: int, definite: bool) -> str:
-    """`the knight on f6`, `a rook`, `a pawn`, `two pawns`."""
-    if capture.piece == chess.PAWN:
-        pawns = max(1, round(abs(change) / PIECE_CP[chess.PAWN]))
-        return "a pawn" if pawns == 1 else f"{NUMBERS.get(pawns, str(pawns))} pawns"
-    name = chess.piece_name(capture.piece)
-    return f"the {name} on {chess.square_name(capture.square)}" if definite else f"a {name}"
 
 
 def pawns_text(score: int) -> str:
     """A score in pawns with one decimal and a true minus sign: `+0.4`, `−1.3`, `0.0`."""
     pawns = round(score / 100, 1)
     return "0.0" if pawns == 0 else f"{pawns:+.1f}".replace("-", "\u2212")
-
-
-def reason(position: chess.Board, played: chess.Move, verdict: Verdict, after: Evaluation) -> str:
-    """One sentence on why the move `played` in `position` is worse than the engine's best, from
-    the engine's lines: a mate it allows or misses, the material the refutation (`after`'s line)
-    wins, the material the better line would have won, else the drop in the evaluation (for the
-    mover, in pawns)."""
-    mover = position.turn
-    board = position.copy(stack=False)
-    board.push(played)
-    best_san = position.san(verdict.best) if verdict.best is not None else ""
-    refutation = san_line(board, after.pv, 1)
-    best_mate, played_mate = mate_moves(verdict.best_score), mate_moves(verdict.played_score)
-    if played_mate is not None and played_mate < 0:
-        moves = -played_mate
-        first = f" ({refutation[0]})" if refutation and moves == 1 else (
-            f", starting with {refutation[0]}" if refutation else "")
-        return f"allows mate in {moves}{first}"
-    if board.is_stalemate() and verdict.best_score > 0:
-        return f"stalemates the king: a draw where {best_san} kept the win"
-    if best_mate is not None and best_mate > 0 and (played_mate is None or played_mate <= 0):
-        return f"misses mate in {best_mate} with {best_san}"
-    lost = material_swing(position, (played,) + tuple(after.pv), mover)
-    won = material_swing(position, verdict.line, mover)
-    if lost.change <= -MATERIAL_CP and lost.change <= won.change - MATERIAL_CP:
-        given, taken = lost.net(mover), lost.net(not mover)
-        if not given:
-            return f"allows {refutation[0] if refutation else 'the reply'}, losing material"
-        phrase = _piece_phrase(given[0], lost.change, definite=True)
-        if taken and given[0].piece != chess.PAWN:
-            return f"loses {phrase} to {given[0].by} for {_piece_phrase(taken[0], 0, definite=False)}"
-        return f"loses {phrase} to {given[0].by}"
-    if won.change >= MATERIAL_CP and won.change - lost.change >= MATERIAL_CP:
-        taken = won.net(not mover)
-        what = _piece_phrase(taken[0], won.change, definite=False) if taken else "material"
-        return f"misses winning {what} with {best_san}"
-    return (f"the evaluation drops from {pawns_text(clamp(verdict.best_score))} to "
-            f"{pawns_text(clamp(verdict.played_score))} for {'White' if mover == chess.WHITE else 'Black'}")

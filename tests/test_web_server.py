@@ -699,7 +699,7 @@ def test_a_review_marks_the_moves_says_why_and_writes_the_pgn_as_jitfish_analyse
             assert review["moves"] == SCHOLARS_MATE and review["nodes"] == 300000
             record = chess.pgn.read_game(io.StringIO(review["pgn"]))
             nodes = list(record.mainline())
-            assert chess.pgn.NAG_BLUNDER in nodes[5].nags and "allows mate in 1. Best was" in nodes[5].comment
+            assert chess.pgn.NAG_BLUNDER in nodes[5].nags and "allows mate in 1 (Qxf7#). Best was" in nodes[5].comment
             assert nodes[5].eval().white() == chess.engine.Mate(1) and len(nodes[5].parent.variations) == 2
             assert record.headers["Annotator"].startswith("Jitfish") and "300000 nodes per move" in record.comment
             # The same review again is sent at once; a reload gets it too.

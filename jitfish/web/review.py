@@ -15,10 +15,10 @@ import chess
 import chess.pgn
 
 from jitfish.game import colour_name
+from jitfish.reasons import cause, evaluation_drop, reason
 from jitfish.review import (JUDGEMENTS, MISTAKE_CP, Evaluation, SideSummary, Verdict, first_look, game_accuracy, judge,
-                            loss_between, move_accuracy, needs_second_look, parent_score, reason, rules_evaluation,
-                            san_line, second_look, set_eval, summary_note, white_cp, white_text, win_percent,
-                            write_verdict)
+                            loss_between, move_accuracy, needs_second_look, parent_score, rules_evaluation, san_line,
+                            second_look, set_eval, summary_note, white_cp, white_text, win_percent, write_verdict)
 from jitfish.web.board import arrow, legal_json
 from search.driver import mate_moves
 
@@ -31,17 +31,25 @@ Progress = Callable[[int, int], Awaitable[None]]
 @dataclass(frozen=True)
 class MoveReview:
     """One move of the game judged: the board before it, the move, the verdict, the position
-    after it as the engine saw it, and why it is bad (None for a move that is good enough)."""
+    after it as the engine saw it, and the concrete cause of a mark (jitfish/reasons.py; None when
+    there is no mark or no certain cause)."""
     ply: int
     before: chess.Board
     move: chess.Move
     verdict: Verdict
     after: Evaluation
-    why: str | None
+    cause: str | None
 
     @property
     def mover(self) -> chess.Color:
         return self.before.turn
+
+    @property
+    def why(self) -> str | None:
+        """Why a marked move is bad, in words (None for a move that is good enough)."""
+        if self.verdict.judgement is None:
+            return None
+        return self.cause or evaluation_drop(self.verdict, self.mover)
 
     @property
     def exercise(self) -> bool:
@@ -79,7 +87,7 @@ class GameReview:
             return pgn
         for node, review in zip(game.mainline(), self.reviews):
             set_eval(node, review.after, not review.mover)
-            write_verdict(node, review.before, review.verdict)
+            write_verdict(node, review.before, review.verdict, review.cause)
         if self.reviews:
             game.headers["Annotator"] = self.engine
             note = summary_note(self.engine, f"{self.nodes} nodes", self.summaries())
@@ -168,7 +176,7 @@ async def review_game(root: chess.Board, moves: list[chess.Move], evaluate: Eval
             child = before_board.copy()
             child.push(verdict.best)
             verdict = second_look(verdict, await look(child, True))
-        why = reason(before_board, move, verdict, current) if verdict.judgement is not None else None
+        why = cause(before_board, move, verdict, current) if verdict.judgement is not None else None
         evaluations.append(current)
         reviews.append(MoveReview(index + 1, before_board, move, verdict, current, why))
         await progress(index + 1, last)

@@ -38,11 +38,11 @@ from typing import Iterator
 import chess
 
 from engine.board import Board
+from engine.move import move_to_uci
 from jitfish.review import Evaluation
 from jitfish.web.review import GameReview, review_game
 from search.driver import Searcher
 from search.timeman import Limits
-from engine.move import move_to_uci
 from tools import paths
 
 SAMPLE_FILE = "human/lichess-2018-06-10k.pgn"
@@ -260,7 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", help="keep the evaluations in this file and reuse them (same engine, same nodes)")
     args = parser.parse_args(argv)
     if args.recheck:
-        records = [Record.parse(line) for line in open(args.recheck, encoding="utf-8") if line.strip()]
+        lines = Path(args.recheck).read_text(encoding="utf-8").splitlines()
+        records = [Record.parse(line) for line in lines if line.strip()]
         text = report(records, [f"rechecked {args.recheck}"])
     else:
         engine = Engine(args.nodes, cache=args.cache)
@@ -281,9 +282,9 @@ def main(argv: list[str] | None = None) -> int:
         engine.save()
         if args.records:
             Path(args.records).write_text("".join(r.line() + "\n" for r in records), encoding="utf-8")
-        text = report(records, [f"games {args.games} (from every {args.stride}th of {SAMPLE_FILE}, 20+ legal "
-                                f"plies), {plies} plies, {args.nodes} nodes a position, {seconds:.0f} s "
-                                f"({seconds / max(1, plies):.3f} s a ply)"])
+        header = (f"games {args.games} (from every {args.stride}th of {SAMPLE_FILE}, 20+ legal plies), "
+                  f"{plies} plies, {args.nodes} nodes a position, {seconds:.0f} s ({seconds / max(1, plies):.3f} s a ply)")
+        text = report(records, [header])
     print(text.split("\n\n")[0])
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")

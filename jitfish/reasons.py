@@ -1,0 +1,429 @@
+"""Why a move is bad, in one sentence that is true, from one account of what happened.
+
+The account: the move played followed by the engine's line after it, and the best move followed
+by its line, each played out LINE_PLIES plies past its first move and then resolved by a search
+of captures only (a static exchange, as far as it goes), with every piece followed by identity.
+Material is counted in piece values (pawn 1, knight and bishop 3, rook 5, queen 9): a bishop for
+a knight is even. Within a line, losses are paired with gains of the same value in the order they
+happen, so an exchange and its recapture cancel; a piece taken the same way in both lines (the
+played move and the best move both recapture it) is no difference between them.
+
+What is said, in this order: a mate the move allows, a mate the best move had, a stalemate that
+throws a win away; then, when the material of the two lines differs and that difference explains
+the evaluation's drop, either what the move loses (a piece named on the square where it stands
+after the move, with the move that takes it or the line that brings it there, or the fork that
+wins it) or what the best move wins or promotes (the pieces it wins counted against a piece that
+is lost either way). When no such reason is certain, the drop in the evaluation, nothing more.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import chess
+
+from jitfish.review import Evaluation, Verdict, clamp, pawns_text
+from search.driver import mate_moves
+
+LINE_PLIES = 8                    # plies of the engine's line followed after the line's first move
+EXCHANGE_PLIES = 8                # captures the resolving search may play at the end of a line
+EXCHANGE_NODES = 4000             # and the positions it may visit (python-chess is slow)
+SHOWN_PLIES = 8                   # longest line quoted in a reason (a loss later than that is not said)
+MISSED_PLIES = 2                  # a win the best move misses comes by the mover's next move (a promotion: later)
+VALUE = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 0}
+MATERIAL_CP = 100                 # a material reason needs at least a pawn...
+EXPLAINS = 0.5                    # ...and must account for this share of the evaluation's drop
+OVERSTATES_CP = 200               # material may exceed twice the drop by this much, no more
+NUMBERS = {1: "a", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+
+# ---- the account: a line played out, every piece followed ----------------------------------------
+
+
+@dataclass
+class Fate:
+    """What a line did to one piece of its first position: its kind there, its kind at the end
+    (None: taken), the index in the line of the move that took or promoted it, and that move."""
+    ident: int
+    colour: chess.Color
+    start: chess.PieceType
+    end: chess.PieceType | None
+    ply: int = -1
+    move: chess.Move | None = None
+
+    def delta(self, side: chess.Color) -> int:
+        """The change in `side`'s material this piece made, in pawns."""
+        change = (VALUE[self.end] if self.end is not None else 0) - VALUE[self.start]
+        return change if self.colour == side else -change
+
+    @property
+    def changed(self) -> bool:
+        return self.end != self.start
+
+
+@dataclass
+class Account:
+    """A line from a position played out: its moves (the engine's, then the resolving captures),
+    the boards before each of them, and the fate of every piece."""
+    start: chess.Board
+    moves: list[chess.Move] = field(default_factory=list)
+    boards: list[chess.Board] = field(default_factory=list)
+    fates: dict[int, Fate] = field(default_factory=dict)
+    where: list[dict[int, int]] = field(default_factory=list)   # per position: identity -> square
+
+    def net(self, side: chess.Color) -> int:
+        return sum(f.delta(side) for f in self.fates.values())
+
+    def square_of(self, ident: int, ply: int) -> int | None:
+        """Where the piece stands before move `ply` (None when it is gone)."""
+        for square, who in self.where[ply].items():
+            if who == ident:
+                return square
+        return None
+
+    def mover_of(self, ply: int) -> int:
+        """The identity of the piece that makes move `ply`."""
+        return self.where[ply][self.moves[ply].from_square]
+
+    def san(self, ply: int) -> str:
+        return self.boards[ply].san(self.moves[ply])
+
+
+def account(position: chess.Board, line: Sequence[chess.Move], plies: int) -> Account:
+    """Play the first `plies` legal moves of `line` from `position`, then the captures a static
+    exchange search finds there, following every piece."""
+    board = position.copy(stack=False)
+    where = {square: index for index, square in enumerate(sorted(board.piece_map()))}
+    result = Account(position.copy(stack=False), where=[dict(where)])
+    for square, ident in where.items():
+        piece = board.piece_at(square)
+        result.fates[ident] = Fate(ident, piece.color, piece.piece_type, piece.piece_type)
+    for move in line[:plies]:
+        if not board.is_legal(move):
+            break
+        _play(result, board, move)
+    for move in exchange(board):
+        _play(result, board, move)
+    return result
+
+
+def _play(result: Account, board: chess.Board, move: chess.Move) -> None:
+    """Play `move`, moving identities with it and recording a capture or a promotion."""
+    where = dict(result.where[-1])
+    ply = len(result.moves)
+    result.boards.append(board.copy(stack=False))
+    result.moves.append(move)
+    taken_square = None
+    if board.is_en_passant(move):
+        taken_square = chess.square(chess.square_file(move.to_square), chess.square_rank(move.from_square))
+    elif board.is_capture(move):
+        taken_square = move.to_square
+    castling = board.is_castling(move)
+    colour = board.turn
+    rooks = set(board.pieces(chess.ROOK, colour)) if castling else set()
+    mover = where.pop(move.from_square)
+    if taken_square is not None:
+        taken = where.pop(taken_square)
+        fate = result.fates[taken]
+        fate.end, fate.ply, fate.move = None, ply, move
+    board.push(move)
+    if castling:
+        gone, arrived = rooks - set(board.pieces(chess.ROOK, colour)), set(board.pieces(chess.ROOK, colour)) - rooks
+        if gone and arrived:
+            where[arrived.pop()] = where.pop(gone.pop())
+        where[board.king(colour)] = mover
+    else:
+        where[move.to_square] = mover
+    if move.promotion:
+        fate = result.fates[mover]
+        fate.end, fate.ply, fate.move = move.promotion, ply, move
+    result.where.append(where)
+
+
+def exchange(board: chess.Board) -> list[chess.Move]:
+    """The captures (and promotions) that the side to move, then each side in turn, gains most
+    material by, each free to stop at any point: the end of a line resolved."""
+    budget = [EXCHANGE_NODES]
+    _, line = _exchange(board.copy(stack=False), -100, 100, EXCHANGE_PLIES, budget)
+    return line
+
+
+def _gain(board: chess.Board, move: chess.Move) -> int:
+    taken = board.piece_type_at(move.to_square) if not board.is_en_passant(move) else chess.PAWN
+    gain = VALUE[taken] if taken else 0
+    return gain + (VALUE[move.promotion] - 1 if move.promotion else 0)
+
+
+def _exchange(board: chess.Board, alpha: int, beta: int, depth: int, budget: list[int]) -> tuple[int, list[chess.Move]]:
+    best, line = 0, []                     # stopping here: nothing more gained
+    if best >= beta or depth == 0 or budget[0] <= 0:
+        return best, line
+    alpha = max(alpha, best)
+    budget[0] -= 1
+    moves = [m for m in board.generate_legal_moves()
+             if board.is_capture(m) or m.promotion == chess.QUEEN]
+    moves.sort(key=lambda m: (-_gain(board, m), VALUE[board.piece_type_at(m.from_square)]))
+    for move in moves:
+        gain = _gain(board, move)
+        board.push(move)
+        reply, rest = _exchange(board, gain - beta, gain - alpha, depth - 1, budget)
+        board.pop()
+        score = gain - reply
+        if score > best:
+            best, line = score, [move] + rest
+            alpha = max(alpha, score)
+            if best >= beta:
+                break
+    return best, line
+
+
+# ---- comparing the two accounts ---------------------------------------------------------------
+
+
+@dataclass
+class Ledger:
+    """One line's material events for the mover, after pairing: the losses and gains that no
+    event of the same value in the same line makes up for, each (fate, value)."""
+    losses: list[Fate]
+    gains: list[Fate]
+
+
+def ledger(line: Account, side: chess.Color, common: set[int]) -> Ledger:
+    """The unpaired losses and gains of `side` in `line`, identities in `common` left out. A gain
+    is paired with the loss of the same value nearest to it in the line (an exchange and its
+    recapture are next to each other)."""
+    events = sorted((f for f in line.fates.values() if f.changed and f.ident not in common), key=lambda f: f.ply)
+    losses = [f for f in events if f.delta(side) < 0]
+    gains = [f for f in events if f.delta(side) > 0]
+    for gain in list(gains):
+        matches = [loss for loss in losses if -loss.delta(side) == gain.delta(side)]
+        if matches:
+            losses.remove(min(matches, key=lambda loss: (abs(loss.ply - gain.ply), loss.ply)))
+            gains.remove(gain)
+    return Ledger(losses, gains)
+
+
+def worth(fates: Sequence[Fate], side: chess.Color) -> int:
+    return sum(abs(f.delta(side)) for f in fates)
+
+
+def _piece_words(kinds: Sequence[chess.PieceType]) -> str:
+    """`a rook`, `two pawns`, `a knight and a pawn`, strongest first."""
+    counts: dict[chess.PieceType, int] = {}
+    for kind in kinds:
+        counts[kind] = counts.get(kind, 0) + 1
+    parts = []
+    for kind in sorted(counts, key=lambda k: -VALUE[k]):
+        n, name = counts[kind], chess.piece_name(kind)
+        parts.append(f"{NUMBERS.get(n, str(n))} {name}" + ("s" if n > 1 else ""))
+    return " and ".join(parts) if len(parts) < 3 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _material_words(fates: Sequence[Fate]) -> str:
+    """What a list of pieces taken amounts to: `a rook`, `two pawns`."""
+    return _piece_words([f.start for f in fates])
+
+
+def numbered_line(board: chess.Board, moves: Sequence[chess.Move]) -> str:
+    """`17. a3 Nd3 18. cxd3` (`17... Nd3 18. cxd3` from a black move) from `board`."""
+    board = board.copy(stack=False)
+    words = []
+    for index, move in enumerate(moves):
+        if board.turn == chess.WHITE:
+            words.append(f"{board.fullmove_number}.")
+        elif index == 0:
+            words.append(f"{board.fullmove_number}...")
+        words.append(board.san(move))
+        board.push(move)
+    return " ".join(words)
+
+
+def fork_targets(board: chess.Board, square: int) -> list[int]:
+    """The pieces the piece on `square` attacks that its side would win if they were left: the
+    king (a check), anything worth more than the attacker, anything undefended. Strongest first."""
+    attacker = board.piece_at(square)
+    targets = []
+    for target in board.attacks(square):
+        piece = board.piece_at(target)
+        if piece is None or piece.color == attacker.color:
+            continue
+        if piece.piece_type == chess.KING or VALUE[piece.piece_type] > VALUE[attacker.piece_type] \
+                or not board.is_attacked_by(piece.color, target):
+            targets.append(target)
+    return sorted(targets, key=lambda t: (board.piece_type_at(t) != chess.KING, -VALUE[board.piece_type_at(t)]))
+
+
+def _target_words(board: chess.Board, targets: Sequence[int]) -> str:
+    words = []
+    for target in targets[:2]:
+        kind = board.piece_type_at(target)
+        name = chess.piece_name(kind)
+        words.append("the king" if kind == chess.KING else f"the {name} on {chess.square_name(target)}")
+    return " and ".join(words)
+
+
+def _fork(line: Account, ply: int, victim: Fate) -> str | None:
+    """`forking the king and the rook on a8` when move `ply` of `line` attacks two pieces worth
+    winning, `victim` among them, and the same piece takes `victim` later in the line."""
+    if victim.move is None or victim.ply <= ply or victim.ply > ply + 2 or line.mover_of(victim.ply) != line.mover_of(ply):
+        return None
+    board = line.boards[ply + 1] if ply + 1 < len(line.boards) else None
+    if board is None:
+        board = line.boards[ply].copy(stack=False)
+        board.push(line.moves[ply])
+    targets = fork_targets(board, line.moves[ply].to_square)
+    square = line.square_of(victim.ident, ply + 1)
+    if len(targets) < 2 or square not in targets:
+        return None
+    shown = [t for t in targets if board.piece_type_at(t) == chess.KING][:1] + [square]
+    if len(shown) < 2:
+        shown = [t for t in targets if t != square][:1] + [square]
+    return "forking " + _target_words(board, shown)
+
+
+# ---- the sentence -------------------------------------------------------------------------------
+
+
+def reason(position: chess.Board, played: chess.Move, verdict: Verdict, after: Evaluation) -> str:
+    """One sentence on why the move `played` in `position` is worse than the engine's best
+    (`verdict`; `after`: the engine's view of the position after the move): the concrete cause
+    when one is certain, else the drop in the evaluation."""
+    return cause(position, played, verdict, after) or evaluation_drop(verdict, position.turn)
+
+
+def evaluation_drop(verdict: Verdict, mover: chess.Color) -> str:
+    """`the evaluation drops from +0.4 to −0.9 for White` (the mover's view, in pawns)."""
+    return (f"the evaluation drops from {pawns_text(clamp(verdict.best_score))} to "
+            f"{pawns_text(clamp(verdict.played_score))} for {'White' if mover == chess.WHITE else 'Black'}")
+
+
+def cause(position: chess.Board, played: chess.Move, verdict: Verdict, after: Evaluation) -> str | None:
+    """The concrete reason the move is worse, None when none is certain: a mate it allows or
+    misses, a stalemate instead of a win, the material it loses or the best move wins."""
+    board = position.copy(stack=False)
+    board.push(played)
+    best_san = position.san(verdict.best) if verdict.best is not None else ""
+    best_mate, played_mate = mate_moves(verdict.best_score), mate_moves(verdict.played_score)
+    if played_mate is not None and played_mate < 0:
+        refutation = _legal_prefix(board, after.pv[:1])
+        moves = -played_mate
+        if refutation and moves == 1:
+            return f"allows mate in 1 ({board.san(refutation[0])})"
+        return f"allows mate in {moves}" + (f", starting with {board.san(refutation[0])}" if refutation else "")
+    if board.is_stalemate() and verdict.best_score > 0:
+        return f"stalemates the king: a draw where {best_san} kept the win"
+    if best_mate is not None and best_mate > 0 and (played_mate is None or played_mate <= 0):
+        return f"misses mate in {best_mate} with {best_san}"
+    return material_reason(position, played, verdict, after)
+
+
+def _legal_prefix(board: chess.Board, moves: Sequence[chess.Move]) -> list[chess.Move]:
+    board = board.copy(stack=False)
+    legal = []
+    for move in moves:
+        if not board.is_legal(move):
+            break
+        legal.append(move)
+        board.push(move)
+    return legal
+
+
+def material_reason(position: chess.Board, played: chess.Move, verdict: Verdict, after: Evaluation) -> str | None:
+    """What the move loses or the best move wins in material, when that is the point; None when
+    the two lines' material does not explain the evaluation's drop."""
+    if verdict.best is None:
+        return None
+    mover = position.turn
+    mine = account(position, (played,) + tuple(after.pv), LINE_PLIES + 1)
+    best = account(position, verdict.line, LINE_PLIES + 1)
+    difference = best.net(mover) - mine.net(mover)
+    loss = verdict.loss
+    raw = verdict.best_score - verdict.played_score
+    if difference * 100 < max(MATERIAL_CP, EXPLAINS * loss) or difference * 100 > 2 * raw + OVERSTATES_CP:
+        return None
+    # A piece that the played move and the best move both take is no difference between them.
+    common = {i for i, f in mine.fates.items() if f.changed and f.ply == 0 and best.fates[i].ply == 0}
+    played_ledger, best_ledger = ledger(mine, mover, common), ledger(best, mover, common)
+    # A piece the best line gives up for less than its worth, and the played line loses too, is
+    # lost either way: it is no loss of the played move's, and what the best line got for it is won.
+    free = [f for f in best_ledger.losses if mine.fates[f.ident].delta(mover) < 0]
+    free_ids = {f.ident for f in free}
+    lost = [f for f in played_ledger.losses if f.ident not in free_ids and f.ply <= SHOWN_PLIES]
+    won = [f for f in best_ledger.gains if f.ply <= MISSED_PLIES or (f.colour == mover and f.ply <= SHOWN_PLIES)]
+    costs = [f for f in best_ledger.losses if f not in free]
+    loses = worth(lost, mover) - worth(played_ledger.gains, mover)
+    wins = worth(won, mover) - worth(costs, mover)
+    if lost and loses >= 1 and loses > wins:
+        story, size = "loses", loses
+    elif won and wins >= 1:
+        story, size = "misses", wins
+    else:
+        return None
+    if size * 100 < EXPLAINS * loss or 2 * size < difference or size * 100 > 2 * raw + OVERSTATES_CP:
+        return None
+    if story == "loses":
+        return _loses(mine, lost, played_ledger.gains, mover, best)
+    return _misses(best, won, costs, mover)
+
+
+def _loses(line: Account, lost: list[Fate], gains: list[Fate], mover: chess.Color, best: Account) -> str:
+    """`loses the knight on f5 to exf5`, `allows Nc7+, forking the king and the rook on a8`,
+    `loses the pawn on d5 (18. Bxf6 Bxf6 19. Qxd5)`, `takes with the bishop, which Qxd4 wins; Rxd4
+    takes safely`, `allows a1=Q`."""
+    lost = sorted(lost, key=lambda f: (-abs(f.delta(mover)), f.ply))
+    first, others = lost[0], lost[1:]
+    after = line.boards[1]
+    if first.colour != mover:                          # the opponent promotes
+        if first.ply == 1:
+            return f"allows {line.san(1)}"
+        file = chess.FILE_NAMES[chess.square_file(first.move.from_square)]
+        return f"allows the {file}-pawn to promote ({numbered_line(after, line.moves[1:first.ply + 1])})"
+    square = line.square_of(first.ident, 1)
+    kind = chess.piece_name(first.start)
+    if first.ply == 1 and first.ident == line.mover_of(0) and line.boards[0].is_capture(line.moves[0]) \
+            and best.moves and best.moves[0].to_square == line.moves[0].to_square:
+        back = [g for g in gains if g.ply <= 2]
+        back_words = f" for {_material_words(back)}" if back else ""
+        return f"takes with the {kind}, which {line.san(1)} wins{back_words}; {best.san(0)} takes safely"
+    if first.start == chess.PAWN:                      # pawns only: each named where it stands
+        named = sorted([first] + [f for f in others if f.colour == mover][:2], key=lambda f: f.ply)
+        squares = [chess.square_name(line.square_of(f.ident, 1)) for f in named]
+        name = f"the pawn on {squares[0]}" if len(squares) == 1 else \
+            f"the pawns on {', '.join(squares[:-1])} and {squares[-1]}"
+        extra, said = "", named
+    else:                                              # the piece named, other pieces counted
+        pieces = [f for f in others if f.start != chess.PAWN and f.colour == mover]
+        name = f"the {kind} on {chess.square_name(square)}"
+        extra, said = (f" and {_material_words(pieces)}" if pieces else ""), [first] + pieces
+    last = max(f.ply for f in said)
+    back = [g for g in gains if g.ply <= last + 1]      # what comes with the loss, not later events
+    back_words = f" for {_material_words(back)}" if back else ""
+    fork = _fork(line, 1, first)
+    if fork is not None:
+        return f"allows {line.san(1)}, {fork}"
+    if last == 1:
+        return f"loses {name} to {line.san(1)}{back_words}"
+    return f"loses {name}{extra}{back_words} ({numbered_line(after, line.moves[1:last + 1])})"
+
+
+def _misses(line: Account, gains: list[Fate], costs: list[Fate], mover: chess.Color) -> str:
+    """`misses Nxc1, winning a rook`, `misses Bxe6, winning the exchange`, `misses Nc7+, forking
+    the king and the rook on a8`, `misses c8=Q, promoting the pawn`."""
+    best_san = line.san(0)
+    gains = sorted(gains, key=lambda f: (-abs(f.delta(mover)), f.ply))
+    first = gains[0]
+    if first.colour == mover:                          # the mover promotes
+        if first.ply == 0:
+            return f"misses {best_san}, promoting the pawn"
+        file = chess.FILE_NAMES[chess.square_file(line.square_of(first.ident, 0))]
+        return f"misses {best_san}, promoting the {file}-pawn"
+    fork = _fork(line, 0, first)
+    if fork is not None:
+        return f"misses {best_san}, {fork}"
+    taken = [f.start for f in gains if f.colour != mover]
+    given = [f.start for f in costs]
+    if taken == [chess.ROOK] and len(given) == 1 and given[0] in (chess.KNIGHT, chess.BISHOP):
+        return f"misses {best_san}, winning the exchange"
+    what = _piece_words(taken)
+    return f"misses {best_san}, winning {what}" + (f" for {_piece_words(given)}" if given else "")
