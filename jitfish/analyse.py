@@ -1,6 +1,9 @@
 """`jitfish analyse`: annotate the games of a PGN file with the engine's evaluations and better moves.
 
-Each position of a game's main line is searched once, all within the same limit. Every move gets
+Each position of a game's main line is searched once, all within the same limit and each from an
+empty transposition table and history, so that a position's verdict depends on nothing searched
+before it: the same game gives the same output every time, and the browser's review, which
+searches the same way, the same marks and reasons at the same node count. Every move gets
 the evaluation of the position after it as `[%eval ...]` (White's view, as lichess and ChessBase
 read it); a move that loses enough against the engine's choice also gets a NAG, a comment saying
 why (jitfish/reasons.py's sentence, the browser's) and naming the better move, and that move's
@@ -157,9 +160,12 @@ class Analyser:
         self.limits = limits
 
     def search(self, board: Board) -> Result:
-        """The engine's Result for `board`. The search runs on a worker thread so that Ctrl-C
-        reaches this one at once: it stops the search and is raised again here."""
+        """The engine's Result for `board`, searched from an empty table and history (a verdict
+        that depends on what was searched before would change from run to run). The search runs
+        on a worker thread so that Ctrl-C reaches this one at once: it stops the search and is
+        raised again here."""
         searcher = self.searcher
+        searcher.clear()
         searcher.prepare()
         outcome: dict = {}
 
@@ -202,7 +208,6 @@ class Analyser:
         nodes = list(game.mainline())
         if not nodes:
             return summary
-        self.searcher.clear()                 # every game is analysed the same, whatever came before
         board = engine_board(game)
         position = game.board()
         current = self.evaluate(board, position, rules_end_game=False)

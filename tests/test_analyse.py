@@ -56,13 +56,13 @@ CHESS960 = """[Event "Castling"]
 """
 
 
-def analyse(tmp_path, pgn: str, *options: str) -> tuple[int, str, list[chess.pgn.Game]]:
+def analyse(tmp_path, pgn: str, *options: str, limit: tuple[str, ...] = ("--depth", DEPTH, "--hash", "4")
+            ) -> tuple[int, str, list[chess.pgn.Game]]:
     """Run `jitfish analyse` on `pgn`; the exit status, the output text and its games re-read."""
     source = tmp_path / "game.pgn"
     source.write_text(pgn)
     target = tmp_path / "out.pgn"
-    status = main(["analyse", str(source), "-o", str(target), "--depth", DEPTH, "--hash", "4", "-q",
-                   *options])
+    status = main(["analyse", str(source), "-o", str(target), *limit, "-q", *options])
     text = target.read_text() if target.exists() else ""
     stream = io.StringIO(text)
     games = []
@@ -89,6 +89,25 @@ def test_missed_mate_and_hung_queen_are_blunders_with_the_mate_as_variation(tmp_
     better = nf6.variations[1]                                   # the played d3 stays the main line
     assert better.san() == "Qxf7#" and better.board().is_checkmate()
     assert game.headers["Annotator"].startswith("Jitfish")
+
+
+def test_a_position_gets_the_same_verdict_whatever_was_searched_before(tmp_path):
+    """Every position is searched from an empty table and history: the same game analysed twice
+    gives the same PGN, and two move orders of one game get the same evaluations, marks, reasons
+    and better lines from the position where they meet (with the table kept from position to
+    position they differ)."""
+    limit = ("--nodes", "60000", "--hash", "16")
+    transposed = MATED.replace("1. e4 { [%clk 0:05:00] } e5 2. Nf3 Nc6", "1. Nf3 { [%clk 0:05:00] } Nc6 2. e4 e5")
+    status, text, [game] = analyse(tmp_path, MATED, limit=limit)
+    assert status == 0 and analyse(tmp_path, MATED, limit=limit)[1] == text
+    status, _, [other] = analyse(tmp_path, transposed, limit=limit)
+    assert status == 0
+    nodes, others = list(game.mainline()), list(other.mainline())
+    assert nodes[3].board().epd() == others[3].board().epd() and nodes[2].board().epd() != others[2].board().epd()
+    for node, same in zip(nodes[4:], others[4:]):
+        assert (node.comment, node.nags) == (same.comment, same.nags)
+        assert [str(v) for v in node.parent.variations] == [str(v) for v in same.parent.variations]
+    assert any(node.nags for node in nodes[4:])
 
 
 def test_every_move_gets_an_eval_with_depth_that_python_chess_reads(tmp_path):

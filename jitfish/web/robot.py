@@ -38,6 +38,8 @@ UNTIMED_SECONDS = 1.5          # full strength without a clock thinks this long 
 RESERVE_SECONDS = 0.15         # kept off the robot's clock for the pipe and the server
 MOVE_OVERHEAD_MS = 50
 START_TIMEOUT = 120.0          # a cold numba cache compiles for about a minute before `readyok`
+QUICK_ANSWER = "compiling"     # in the `info string` of a quick search (jitfish/uci.py: before the kernels are in)
+QUICK_RETRY_SECONDS = 0.5
 
 # The page's level list: Elo and a name. Any Elo from MIN_ELO to FULL_STRENGTH_ELO is accepted.
 LEVEL_CHOICES = [
@@ -162,11 +164,14 @@ class Adviser:
         """The engine's name as it gives it (`id name`), for the review's PGN."""
         return (self.engine.id.get("name") if self.engine is not None else None) or "Jitfish"
 
-    async def analyse(self, board: chess.Board, limit: chess.engine.Limit) -> chess.engine.InfoDict:
+    async def analyse(self, board: chess.Board, limit: chess.engine.Limit,
+                      fresh: bool = False) -> chess.engine.InfoDict:
         """One search of `board` (cancel the call to stop it); the process is started when needed
-        and once more if it dies."""
+        and once more if it dies. `fresh`: from an empty table and history (`ucinewgame` first)."""
+        game = object() if fresh else None    # python-chess sends `ucinewgame` for a game it has not seen
         async with self.lock:
-            info = await _restarting(self, self._start, "the adviser's", lambda engine: engine.analyse(board, limit))
+            info = await _restarting(self, self._start, "the adviser's",
+                                     lambda engine: engine.analyse(board, limit, game=game))
         pv = info.get("pv") or []
         if not pv or pv[0] not in board.legal_moves:
             raise RobotError("the adviser found no move")
@@ -182,8 +187,18 @@ class Adviser:
         return Suggestion(info["pv"][0], clip_score(cp))
 
     async def evaluate(self, board: chess.Board, nodes: int) -> Evaluation:
-        """A search of `nodes` nodes: the score for the side to move, the depth and the line."""
-        info = await self.analyse(board, chess.engine.Limit(nodes=nodes))
+        """A search of `nodes` nodes from an empty table and history, so that a position gets the
+        same answer whatever was searched before (a review repeats exactly): the score for the
+        side to move, the depth and the line."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + START_TIMEOUT
+        while True:
+            info = await self.analyse(board, chess.engine.Limit(nodes=nodes), fresh=True)
+            if QUICK_ANSWER not in (info.get("string") or ""):
+                break
+            if loop.time() > deadline:       # a review must not mix in the quick search's answers
+                raise RobotError("the adviser's search did not finish loading")
+            await asyncio.sleep(QUICK_RETRY_SECONDS)
         score = info.get("score")
         return Evaluation(engine_score(score.relative) if score is not None else 0, info.get("depth"),
                           tuple(info["pv"]))
