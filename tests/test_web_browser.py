@@ -130,13 +130,15 @@ def wait_moves(page, count: int) -> list[str]:
 def board_of(page, start_fen: str) -> chess.Board:
     board = chess.Board(start_fen)
     for san in moves_of(page):
-        board.push_san(san)
+        board.push_san(san.rstrip("?!"))                  # a review's marks are no part of the move
     return board
 
 
 def start(page, opponent: str, *, position: str = "", clock: str = "none", level: str = "400",
           pause: bool = False, color: str = "white") -> None:
     """Fill the new-game form through its controls and start."""
+    if page.locator("#setup-fields").is_hidden():            # folded away during a review
+        page.click("#setup-toggle")
     page.select_option("#opponent", opponent)
     if opponent == "robot":
         page.select_option("#color", color)
@@ -148,8 +150,10 @@ def start(page, opponent: str, *, position: str = "", clock: str = "none", level
             page.click("#position-box summary")
         page.fill("#position", position)
     page.click("#new-game")
+    if "confirm" in (page.get_attribute("#new-game", "class") or ""):    # a game in progress: asks first
+        page.click("#new-game")
     wait_moves(page, 0)
-    if position:        # the page's first game has no moves either: wait for the new one's pieces
+    if "/" in position:  # the page's first game has no moves either: wait for the new one's pieces
         for square, piece in chess.Board(position).piece_map().items():
             expect(page.locator(f"[data-square='{chess.square_name(square)}'] img[data-piece='{piece.symbol()}']")) \
                 .to_have_count(1)
@@ -222,7 +226,7 @@ def test_keyboard_entry_take_back_and_reload_resume(open_page):
     watched = open_page()
     page = watched.page
     start(page, "robot")
-    page.fill("#move-input", "e4")
+    page.fill("#move-input", "e4!?")                      # a mark after the move is no part of it
     page.press("#move-input", "Enter")
     first = wait_moves(page, 2)
     assert first[0] == "e4"
@@ -298,16 +302,21 @@ def test_the_clock_counts_down_in_tenths(open_page):
     page = watched.page
     page.select_option("#opponent", "human")
     page.select_option("#clock", "custom")
-    page.fill("#custom-minutes", "0.1")                   # 6 seconds: tenths from the start
+    page.fill("#custom-minutes", "0.001")                 # 0.06 s: refused, with the reason
     page.fill("#custom-increment", "0")
     page.click("#new-game")
-    expect(page.locator("#clock-white")).to_have_text("0:06.0")
+    expect(page.locator("#status")).to_have_class("error")
+    expect(page.locator("#status-note")).to_have_text("clock: the minutes must be at least 0.25 (15 seconds)")
+    page.fill("#custom-minutes", "0.25")                  # the shortest clock: 15 seconds
+    page.click("#new-game")
+    expect(page.locator("#clock-white")).to_have_text("0:15")
     click_move(page, "e2e4")                              # the first move is free; Black's clock starts
     page.wait_for_selector("#clock-black.running")
+    expect(page.locator("#clock-black")).to_have_text(re.compile(r"0:0\d\.\d"), timeout=12000)   # tenths under 10 s
     first = page.inner_text("#clock-black")
     page.wait_for_timeout(1200)
     second = page.inner_text("#clock-black")
-    assert _seconds(second) < _seconds(first) <= 6
+    assert _seconds(second) < _seconds(first) < 10
     assert re.fullmatch(r"0:0\d\.\d", second) and page.locator("#clock-black.low").count() == 1
     page.wait_for_selector("#game-over[open]", timeout=10000)
     assert page.inner_text("#over-reason") == "Black ran out of time: White wins"
@@ -489,6 +498,8 @@ def test_a_reviewed_scholars_mate_and_learning_from_it(open_page):
         box = page.locator("#learn-box")
         expect(box).to_have_attribute("data-ply", "6")
         assert page.locator("#board .square").first.get_attribute("data-square") == "h1"   # Black at the bottom
+        expect(page.locator("#board .square.last-move")).to_have_count(2)       # White's 3.Bc4 is marked
+        assert page.locator("[data-square='f1'].last-move").count() == page.locator("[data-square='c4'].last-move").count() == 1
         click_move(page, "a7a6")
         expect(page.locator("#learn-feedback")).to_have_class("bad", timeout=ROBOT_WAIT_MS)
         assert "allows mate in 1" in page.inner_text("#learn-feedback")
@@ -611,4 +622,253 @@ def test_a_premove_clicked_before_the_server_answers_the_move_counts(open_page, 
         expect(page.locator(".square.premove")).to_have_count(2)
     moves = wait_moves(page, 3)
     assert moves[0] == "e4" and moves[2] == "d4"
+    assert watched.problems == [], watched.problems
+
+
+# ---- the tester's findings of issue 51 ----
+
+def test_typed_moves_keep_the_focus_against_the_robot(open_page, server):
+    """The move box stays usable while the robot thinks, so it keeps the focus: a move typed after
+    the robot's reply goes into it (its `f` used to flip the board), and one typed while the robot
+    thinks is played once it has moved."""
+    watched = open_page()
+    page = watched.page
+    start(page, "robot", pause=True)
+    page.click("#move-input")
+    page.keyboard.type("e4")
+    page.keyboard.press("Enter")
+    wait_moves(page, 2)
+    assert page.evaluate("document.activeElement.id") == "move-input"
+    with held_engines(server[1]):
+        page.keyboard.type("Nf3")                                   # 'f' and 'N' go to the box
+        page.keyboard.press("Enter")
+        wait_moves(page, 3)
+        assert page.locator("#board .square").first.get_attribute("data-square") == "a8"   # not flipped
+        expect(page.locator("#move-input")).to_have_value("")
+        page.keyboard.type("Nc3")                                   # while the robot thinks: kept
+        page.keyboard.press("Enter")
+        expect(page.locator("#status-note")).to_contain_text("Nc3: played when Jitfish 400 has moved")
+        page.wait_for_timeout(300)
+        assert len(moves_of(page)) == 3
+    moves = wait_moves(page, 5)
+    assert moves[2] == "Nf3" and moves[4] == "Nc3", moves       # legal whatever Black played
+    expect(page.locator("#move-input")).to_have_value("")
+    assert page.evaluate("document.activeElement.id") == "move-input"
+    assert watched.problems == [], watched.problems
+
+
+def _centre(box: dict) -> tuple[float, float]:
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_the_promotion_chooser_puts_the_queen_on_the_promotion_square(open_page):
+    """Toward the bottom of the board (Black between two people, or anyone after Flip) the chooser
+    stacked the queen four squares up and the bishop on the promotion square, so a quick second
+    click there made a bishop. Now the queen is on it, at either edge."""
+    watched = open_page()
+    page = watched.page
+    for position, move, flip in (("4k3/8/8/8/8/7K/1p6/8 b - - 0 1", "b2b1", False),
+                                 ("8/1P6/7k/8/8/8/8/K7 w - - 0 1", "b7b8", True),
+                                 ("8/1P6/7k/8/8/8/8/K7 w - - 0 1", "b7b8", False)):
+        start(page, "human", position=position)
+        if flip:
+            page.click("#flip")
+        click_move(page, move)
+        page.wait_for_selector(".promotion-chooser")
+        square = page.locator(f"[data-square='{move[2:]}']").bounding_box()
+        queen = page.locator(".promotion-choice[data-piece='q']").bounding_box()
+        assert abs(queen["y"] - square["y"]) < 2 and abs(queen["x"] - square["x"]) < 2, (queen, square)
+        page.mouse.click(*_centre(square))                          # the quick second click
+        san = move[2:] + "=Q"
+        assert wait_moves(page, 1) == [san]
+        if flip:
+            page.click("#flip")
+    assert watched.problems == [], watched.problems
+
+
+def test_between_two_people_either_side_may_resign(open_page):
+    watched = open_page()
+    page = watched.page
+    start(page, "robot")
+    page.click("#resign")                                           # against the robot: the person's side
+    expect(page.locator("#resign-choice")).to_be_visible()
+    expect(page.locator("#resign-white")).to_be_visible()
+    expect(page.locator("#resign-black")).to_be_hidden()
+    page.click("#resign-cancel")
+    expect(page.locator("#resign-choice")).to_be_hidden()
+    start(page, "human")
+    click_move(page, "e2e4")
+    wait_moves(page, 1)                                             # Black to move; White gives up
+    page.click("#resign")
+    expect(page.locator("#resign-question")).to_have_text("Who resigns?")
+    page.click("#resign-white")
+    page.wait_for_selector("#game-over[open]")
+    assert page.inner_text("#over-reason") == "White resigns: Black wins"
+    assert watched.problems == [], watched.problems
+
+
+FILL_SOCKETS = """async ([url, most]) => {
+  window.fillers = [];
+  for (let i = 0; i < most; i++) {
+    const ws = new WebSocket(url);
+    await new Promise((resolve) => { ws.onopen = resolve; });
+    const kind = await new Promise((resolve) => {
+      ws.onmessage = (event) => {
+        const type = JSON.parse(event.data).type;
+        if (type === "state" || type === "full" || type === "error") resolve(type);
+      };
+      ws.send(JSON.stringify({type: "hello", settings: {opponent: "human"}}));
+    });
+    if (kind !== "state") { ws.close(); return i; }
+    window.fillers.push(ws);
+  }
+  return most;
+}"""
+
+
+def test_a_tab_beyond_the_limit_keeps_its_settings_says_why_and_gets_in(open_page, server_url):
+    """A 13th tab was refused like a bad hello: the page deleted its stored settings and showed
+    "Connecting…" for good with empty menus. Now it says what happened, keeps the settings, fills
+    the menus and starts as soon as another tab has gone."""
+    from jitfish.web.server import MAX_SESSIONS
+    watched = open_page()
+    page = watched.page
+    stored = {"version": 1, "opponent": "human", "clock": "3+2", "elo": 1600, "position": ""}
+    page.locator("body").evaluate("(body, text) => localStorage.setItem('jitfish.settings', text)", json.dumps(stored))
+    socket_url = server_url.replace("http://", "ws://").replace("/?token=", "/ws?token=")
+    filled = page.evaluate(FILL_SOCKETS, [socket_url, MAX_SESSIONS])
+    assert filled < MAX_SESSIONS, "the server should run out of room"
+    late = page.context.new_page()                                  # a new tab: same settings, no game
+    problems = []
+    late.on("pageerror", lambda error: problems.append(str(error)))
+    late.goto(server_url)
+    expect(late.locator("#full")).to_be_visible()
+    expect(late.locator("#full-text")).to_contain_text(f"at most {MAX_SESSIONS} games")
+    expect(late.locator("#level option")).not_to_have_count(0)
+    expect(late.locator("#clock option")).not_to_have_count(0)
+    assert late.input_value("#clock") == "3+2" and late.input_value("#opponent") == "human"
+    assert json.loads(late.evaluate("localStorage.getItem('jitfish.settings')"))["clock"] == "3+2"
+    page.evaluate("window.fillers.pop().close()")                   # a tab goes: room for the late one
+    expect(late.locator("#full")).to_be_hidden(timeout=15000)
+    late.wait_for_selector("[data-square='e1'] img.piece")
+    expect(late.locator("#game-info")).to_contain_text("Two players")
+    assert json.loads(late.evaluate("localStorage.getItem('jitfish.settings')"))["clock"] == "3+2"
+    page.evaluate("window.fillers.forEach((ws) => ws.close())")
+    assert problems == [] and watched.problems == [], (problems, watched.problems)
+
+
+def test_on_a_phone_a_new_game_brings_the_board_into_view(open_page):
+    watched = open_page(PHONE)
+    page = watched.page
+    start(page, "robot", color="black", pause=True)                # "Start new game" is at the bottom
+    expect(page.locator("#board")).to_be_in_viewport(ratio=1)
+    wait_moves(page, 1)                                             # the robot's first move, in sight
+    assert watched.problems == [], watched.problems
+
+
+def test_notes_go_under_the_status_and_a_chess960_number_says_so(open_page):
+    watched = open_page()
+    page = watched.page
+    start(page, "robot")
+    page.click("#hint")
+    page.wait_for_selector(".hint-arrow", state="attached", timeout=ROBOT_WAIT_MS)
+    expect(page.locator("#status-note")).to_contain_text("Hint: ")
+    expect(page.locator("#status-text")).to_have_text(re.compile(r"^Your move"))
+    start(page, "human", position="123")                            # a start number, the box not ticked
+    assert not page.is_checked("#chess960")
+    expect(page.locator("#game-info")).to_contain_text("Chess960 (start 123)")
+    expect(page.locator("[data-square='a1'] img")).to_have_attribute("data-piece", chess.Board.from_chess960_pos(123).piece_at(chess.A1).symbol())
+    assert watched.problems == [], watched.problems
+
+
+def test_the_board_is_played_from_the_keyboard(open_page):
+    """The board is reached with Tab (it has a label and a visible focus), a cursor goes round by
+    the arrow keys or by typing a square, Enter or Space picks up and puts down. A board reached by
+    a click keeps the page's own keys (the arrows through the moves)."""
+    watched = open_page()
+    page = watched.page
+    start(page, "human")
+    board = page.locator("#board")
+    assert "Chess board" in board.get_attribute("aria-label")
+    page.focus("#fullscreen")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "board"
+    expect(board).to_have_class(re.compile(r"\bkeyboard\b"))
+    assert board.evaluate("el => getComputedStyle(el).outlineStyle") == "solid"
+    expect(page.locator("#board .square.cursor")).to_have_count(1)
+    page.keyboard.type("e2")                                        # typing squares
+    expect(page.locator("[data-square='e2'].selected")).to_have_count(1)
+    page.keyboard.type("e4")
+    assert wait_moves(page, 1) == ["e4"]
+    for key in ("ArrowUp", "ArrowUp", "ArrowUp", "Enter", "ArrowDown", "ArrowDown", " "):   # e4 -> e7, down to e5
+        page.keyboard.press(key)
+    assert wait_moves(page, 2) == ["e4", "e5"]
+    expect(page.locator("#board .square.cursor")).to_have_attribute("data-square", "e5")
+    page.click("[data-square='d5']")                                # a click: the arrows go through the moves
+    expect(board).not_to_have_class(re.compile(r"\bkeyboard\b"))
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#status-text")).to_have_text("Viewing 1. e4 (» for the game now)")
+    assert watched.problems == [], watched.problems
+
+
+LONG_GAME = ("1. b3 e5 2. Bb2 f5 3. Bxe5 d6 4. Bb2 Nf6 5. d3 Nc6 6. e3 d5 7. Nd2 Bb4 8. Ne2 Qe7 9. a3 Ba5 "
+             "10. g3 Be6 11. Bg2 h6 12. b4 Bb6 13. Nb3 a6 14. Qd2 Bf7 15. Ned4 Nxd4 16. Nxd4 Bxd4 17. Bxd4 b6 "
+             "18. O-O h5 19. c4 Rd8 20. c5 h4 21. cxb6 hxg3 22. fxg3 Be6 23. bxc7 Qxc7 24. Bxf6 gxf6 25. Rac1 Qh7 "
+             "26. h4 Qg6 27. Qf2 Rd7 28. Rc8+ Rd8 29. Rxd8+ Kxd8 30. Qf4 Ke7 31. Qc7+ Kf8 32. Qd8+ Kg7 33. Qe7+ Qf7 "
+             "34. Qxf7+ Kxf7 35. Rc1 Rd8 36. d4 Rc8 37. Rxc8 Bxc8 38. Kf2 Ke6 39. Ke2 Bb7 40. Kd3 Kf7 41. Bf3 Kg6 "
+             "42. Kc3 Bc6 43. Kb3 Kg7 44. a4 Kf7 45. Be2 Bb7 46. b5 axb5 47. Bxb5 Ke6 48. Be2 f4 49. exf4 Kf5 "
+             "50. Bf3 Ke6 51. Kb4 Kf5 52. Kc5 Ke6 53. h5")      # a rated lichess game of June 2026, 105 plies
+SIZES = {"desktop": {"width": 1280, "height": 860}, "laptop": {"width": 1024, "height": 640},
+         "tablet": TABLET, "phone": PHONE}
+LONG_REVIEW_WAIT_MS = 600000     # 105 positions at 300,000 nodes: 20-35 s idle, minutes on a loaded machine
+
+
+def _rows_shown(page) -> float:
+    """How many rows of the move list can be read without scrolling it."""
+    return page.locator("#moves").evaluate(
+        "box => box.clientHeight / box.querySelector('.move').getBoundingClientRect().height")
+
+
+def test_the_review_of_a_long_game_is_readable_at_four_sizes(open_page):
+    """A 53-move game (105 plies) reviewed as Black against the robot, looked at as a desktop, a
+    laptop, an upright tablet and a phone show it: the move list with many rows, the new-game
+    form folded away, "Black (you)" and "Save PGN" whole, moves counted as moves (not plies).
+    Screenshots in tests/artifacts/web/review-long-*.png."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    watched = open_page(SIZES["desktop"])
+    page = watched.page
+    start(page, "robot", color="black", position=LONG_GAME)
+    wait_moves(page, 105)
+    page.click("#review")
+    expect(page.locator("#review-progress .text")).to_have_text(re.compile(r"Reviewing move \d+ of 53"))
+    expect(page.locator("#setup-fields")).to_be_hidden()             # out of the way from the start
+    expect(page.locator("#accuracy-black")).to_contain_text("%", timeout=LONG_REVIEW_WAIT_MS)
+    marked = page.locator("#moves .move.mistake, #moves .move.blunder").first
+    marked.click()
+    ply = int(marked.get_attribute("data-ply"))
+    expect(page.locator("#review-reason")).to_contain_text(" is a ")
+    expect(page.locator("#status-text")).to_have_text(re.compile(rf"^Viewing {(ply + 1) // 2}(\\.|…) "))
+    for name, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ARTIFACTS / f"review-long-{name}.png"), full_page=name in ("tablet", "phone"))
+        expect(page.locator("#setup-fields")).to_be_hidden()
+        who = page.locator("#accuracy-black .who")
+        assert who.inner_text() == "Black (you)"
+        assert who.evaluate("el => el.scrollWidth <= el.clientWidth"), f"{name}: the name is cut"
+        save = page.locator("#pgn-download")
+        assert save.evaluate("el => el.scrollWidth <= el.clientWidth && el.clientHeight < 40"), f"{name}: Save PGN wraps"
+        assert _rows_shown(page) >= 6, f"{name}: {_rows_shown(page):.1f} rows of moves"
+        if name in ("desktop", "laptop"):                            # beside the board, all in view
+            window = {"x": 0, "y": 0, **viewport}
+            for hook in ("#board", "#review-reason", "#moves", "#eval-graph"):
+                assert _inside(page.locator(hook).bounding_box(), window), f"{name}: {hook} is out of view"
+    assert _rows_shown(page) >= 6
+    # A move more: the review still covers the game's first 105 plies, and says so in moves.
+    page.set_viewport_size(SIZES["desktop"])
+    page.click("#nav-last")                                          # back to the game now
+    board = board_of(page, chess.STARTING_FEN)
+    click_move(page, next(iter(board.legal_moves)).uci())
+    wait_moves(page, 107)
+    expect(page.locator("#review-reason")).to_have_text("The review goes up to 53. h5: review again for the rest.")
     assert watched.problems == [], watched.problems

@@ -58,6 +58,10 @@
   let engineInfo = null;        // the engine's last lines on the analysis board
   let learn = null;             // {list, index, found, solved, shown, waiting, feedback, kind}
   let hintShown = false;        // the hint's arrow is on the board
+  let typedAhead = null;        // a move typed while the robot thinks, sent when it has moved
+  let typedSent = null;         // the typed move sent last (the box is emptied once it is played)
+  let setupOpen = null;         // the new-game form opened (true) or closed (false) by hand
+  let fullTimer = null;         // retrying a hello the server had no room for
 
   // ---- the connection ----
 
@@ -145,6 +149,7 @@
       case "review_progress":
         reviewProgress = {done: message.done, total: message.total};
         renderReview();
+        renderSetup();
         break;
       case "review":
         if (message.game_id !== gameId) break;
@@ -171,6 +176,9 @@
         renderAnalysis();
         renderBoardArrows();
         break;
+      case "full":                  // no room for another game yet: say so, keep the settings, retry
+        showFull(message.message);
+        break;
       case "superseded":
         superseded = true;
         $("superseded").hidden = false;
@@ -180,6 +188,21 @@
     }
   }
 
+  // The server keeps a limited number of games: until one of them goes, this tab waits, says
+  // why, and asks again every few seconds (or at once with "Try again now").
+  function showFull(text) {
+    $("full-text").textContent = text;
+    $("full").hidden = false;
+    clearTimeout(fullTimer);
+    fullTimer = setTimeout(retryHello, 5000);
+  }
+
+  function retryHello() {
+    clearTimeout(fullTimer);
+    if (socket && socket.readyState === WebSocket.OPEN) hello(saved.get("settings", null));
+  }
+  $("full-retry").addEventListener("click", retryHello);
+
   // ---- the server's state ----
 
   function applyState(message) {
@@ -188,6 +211,7 @@
     game = message.game;
     gameId = message.game_id;
     thinking = message.thinking;
+    if (!$("full").hidden) { $("full").hidden = true; clearTimeout(fullTimer); }
     tab.set("session", message.session);
     const recent = recentSessions().filter((id) => id !== message.session);
     saved.set("recent", [message.session].concat(recent).slice(0, 8));
@@ -200,10 +224,14 @@
       board.hideArrow();
       hintPending = false;
       hintShown = false;
-      if (grew) $("move-input").value = "";
+      if (grew && typedSent !== null && $("move-input").value.trim() === typedSent) $("move-input").value = "";
+      typedSent = null;
+      $("resign-choice").hidden = true;
     }
     if (newGame) {
       lowWarned = {white: false, black: false};
+      typedAhead = null;
+      setupOpen = null;
       if (previous) {
         review = null;
         reviewProgress = null;
@@ -221,11 +249,32 @@
     }
     render();
     if (animate) board.animateMove(animate.from, animate.to);
+    if (typedAhead !== null && personToMove()) {
+      const text = typedAhead;
+      typedAhead = null;
+      sendTyped(text);
+    }
+    if (newGame && previous) showBoard();
     if (previous && !newGame && !previous.over && game.over) {
       sounds.play("end");
       showGameOver();
     }
     if (newGame && $("game-over").open) $("game-over").close();
+  }
+
+  // A new game started from the bottom of a phone's page: the board comes into view, so that the
+  // robot's first move is seen.
+  function showBoard() {
+    const area = $("play-area").getBoundingClientRect();
+    if (area.top < 0 || area.bottom > window.innerHeight) {
+      $("play-area").scrollIntoView({block: "start", behavior: "smooth"});
+    }
+  }
+
+  // The person may move now (against the robot, when it is not thinking).
+  function personToMove() {
+    const open = socket && socket.readyState === WebSocket.OPEN;
+    return !!game && open && !game.over && !(game.human && game.turn !== game.human);
   }
 
   function playMoveSound() {
@@ -282,10 +331,25 @@
     renderReview();
     renderLearn();
     renderAnalysis();
+    renderSetup();
     renderBoardArrows();
     renderStatus();
     tickClocks();
   }
+
+  // The new-game form folds away while a review, an exercise or the analysis board is shown, so
+  // that the moves keep their room; its title opens it again.
+  function renderSetup() {
+    const busy = !$("review-box").hidden || mode !== "game";
+    const open = setupOpen === null ? !busy : setupOpen;
+    $("setup-fields").hidden = !open;
+    $("setup").classList.toggle("folded", !open);
+    $("setup-toggle").setAttribute("aria-expanded", String(open));
+  }
+  $("setup-toggle").addEventListener("click", () => {
+    setupOpen = $("setup-fields").hidden;
+    renderSetup();
+  });
 
   // The ply the game's view shows (the game now, or the move clicked).
   function shownPly() {
@@ -320,7 +384,7 @@
   function boardMove(from, to, promotion, premove) {
     if (mode === "analysis") send({type: "analysis_move", from, to, promotion});
     else if (mode === "learn") learnTry(from, to, promotion);
-    else if (premove) send({type: "premove", from, to});
+    else if (premove) { typedAhead = null; send({type: "premove", from, to}); }
     else send({type: "move", from, to, promotion});
   }
 
@@ -419,17 +483,18 @@
   function renderActions() {
     const open = socket && socket.readyState === WebSocket.OPEN;
     const playing = open && !game.over;
-    const personToMove = playing && !(game.human && game.turn !== game.human);
+    const canMove = playing && !(game.human && game.turn !== game.human);
+    if (game.over) $("resign-choice").hidden = true;
     $("takeback").disabled = !(open && game.can_takeback);
     $("takeback").hidden = !game.settings.takeback || game.over;
     for (const id of ["hint", "offer-draw", "resign"]) $(id).hidden = game.over;
     $("move-entry").hidden = game.over || mode !== "game";
-    $("hint").disabled = !personToMove || hintPending;
+    $("hint").disabled = !canMove || hintPending;
     $("offer-draw").disabled = !playing || game.draw_offer !== null;
     $("resign").disabled = !playing;
-    $("claim-draw").hidden = !(personToMove && game.claimable);
+    $("claim-draw").hidden = !(canMove && game.claimable);
     $("claim-draw").textContent = game.claimable === "fifty" ? "Claim draw (50 moves)" : "Claim draw (repetition)";
-    $("move-input").disabled = !personToMove || mode !== "game";
+    $("move-input").disabled = mode !== "game";        // never while the robot thinks: it would lose the focus
     $("hint").disabled = $("hint").disabled || mode !== "game";
     $("review").disabled = !open || game.moves.length === 0 || reviewProgress !== null;
     $("review").textContent = review && reviewedPlies() === game.moves.length ? "Review ✓" : "Review";
@@ -452,6 +517,7 @@
   // ---- the review ----
 
   function renderReview() {
+    if (!game) return;
     const box = $("review-box");
     const reviewed = reviewedPlies();
     box.hidden = mode !== "game" || (!reviewProgress && !(review && reviewed > 0));
@@ -460,7 +526,7 @@
     if (reviewProgress) {
       const {done, total} = reviewProgress;
       progress.querySelector("progress").value = total ? done / total : 0;
-      progress.querySelector(".text").textContent = `Reviewing: ${done} of ${total} moves`;
+      progress.querySelector(".text").textContent = `Reviewing move ${movesIn(Math.min(done + 1, total))} of ${movesIn(total)}`;
     }
     const summary = $("review-summary");
     summary.hidden = !(review && reviewed > 0);
@@ -470,20 +536,23 @@
       Panels.drawAccuracy($(`accuracy-${colour}`), name, review.sides[colour]);
     }
     const shown = mode === "game" ? Math.min(shownPly(), reviewed) : null;
-    Panels.drawGraph($("eval-graph"), review.graph.slice(0, reviewed + 1), review.plies.slice(0, reviewed), shown);
+    Panels.drawGraph($("eval-graph"), review.graph.slice(0, reviewed + 1), review.plies.slice(0, reviewed), shown,
+                     (ply) => (ply === 0 ? "Start" : `After ${moveLabel(ply, game.moves[ply - 1].san)}`));
     const reason = $("review-reason"), best = $("review-best");
     const ply = mode === "game" ? shownPly() : 0;
     const entry = ply > 0 && ply <= reviewed ? review.plies[ply - 1] : null;
     reason.className = entry && entry.mark ? entry.mark : "";
     best.textContent = "";
+    best.title = "";
     if (!entry) {
       reason.textContent = reviewed < game.moves.length && ply > reviewed
-        ? `The review covers the first ${reviewed} moves: review again for the rest.`
+        ? `The review goes up to ${moveLabel(reviewed, game.moves[reviewed - 1].san)}: review again for the rest.`
         : "Click a move or a point of the graph to see what the engine thinks of it.";
     } else if (entry.mark) {
       const word = {inaccuracy: "an inaccuracy", mistake: "a mistake", blunder: "a blunder"}[entry.mark];
       reason.textContent = `${moveLabel(ply, entry.san)}${entry.symbol} is ${word}: ${entry.reason}.`;
       best.textContent = `Best was ${entry.best.san}${entry.line.length > 1 ? `, then ${entry.line.slice(1).join(" ")}` : ""}`;
+      best.title = best.textContent;                  // the whole line, where a short window cuts it
     } else {
       reason.textContent = entry.loss === 0 ? `${moveLabel(ply, entry.san)} is the engine's choice.`
                                             : `${moveLabel(ply, entry.san)} is a good move.`;
@@ -491,6 +560,12 @@
     const exercises = learnList();
     $("learn").disabled = exercises.length === 0;
     $("learn").textContent = exercises.length ? `Learn from your mistakes (${exercises.length})` : "No mistake to learn from";
+  }
+
+  // How many moves (a move: White's and Black's) the game's first `plies` plies reach into.
+  function movesIn(plies) {
+    const blackFirst = game.positions[0].split(" ")[1] === "b" ? 1 : 0;
+    return plies > 0 ? Math.floor((plies - 1 + blackFirst) / 2) + 1 : 0;
   }
 
   // "3… Nf6" for the move that made ply `ply`.
@@ -547,7 +622,8 @@
     const entry = learnEntry();
     const done = learn.index >= learn.list.length;
     board.setPosition(entry.exercise.fen);
-    board.setHighlights(null, null);
+    const before = entry.ply >= 2 ? game.moves[entry.ply - 2] : null;      // the opponent's last move
+    board.setHighlights(before ? {from: before.from, to: before.to} : null, game.checks[entry.ply - 1]);
     board.el.classList.remove("viewing");
     if (!done && !learn.solved && !learn.waiting) {
       board.setMovable(entry.color, entry.exercise.legal, entry.exercise.promotions);
@@ -751,7 +827,8 @@
       text = "You offered a draw: Jitfish is considering it…";
     }
     if (game && viewPly !== null && mode === "game") {
-      text = `Move ${viewPly} of ${game.moves.length} (End or » for the game now)`;
+      const shown = viewPly === 0 ? "the start" : moveLabel(viewPly, game.moves[viewPly - 1].san);
+      text = `Viewing ${shown} (» for the game now)`;
     }
     if (game && mode === "analysis" && analysis) {
       text = analysis.over || `Analysis board: ${analysis.turn === "white" ? "White" : "Black"} to move`;
@@ -761,18 +838,21 @@
                                              : "Learn from your mistakes: done";
       kind = "";
     }
-    if (statusNote && performance.now() < statusNote.until) {
-      text = statusNote.text;
-      kind = statusNote.kind === "offline" ? "error" : statusNote.kind;
-    }
-    el.textContent = text;
+    // A note (a hint, an error, a notice) goes under the status, never instead of it.
+    const noteEl = $("status-note");
+    const noted = statusNote && performance.now() < statusNote.until;
+    noteEl.hidden = !noted;
+    noteEl.textContent = noted ? statusNote.text : "";
+    noteEl.className = noted ? (statusNote.kind === "offline" ? "error" : statusNote.kind) : "";
+    if (noted && noteEl.className === "error") kind = "error";
+    $("status-text").textContent = text;
     el.className = kind;
     if (game) {
       const mine = !game.over && (!game.human || game.turn === game.human);
       document.title = game.over ? "Game over · Jitfish" : mine && game.human ? "Your move · Jitfish" : "Jitfish";
       const s = game.settings;
       const who = game.human ? `${game.players[game.human === "white" ? "black" : "white"]}` : "Two players";
-      $("game-info").textContent = [who, s.clock_label, s.chess960 ? "Chess960" : ""].filter(Boolean).join(" · ");
+      $("game-info").textContent = [who, s.clock_label, game.chess960].filter(Boolean).join(" · ");
     }
   }
 
@@ -907,7 +987,24 @@
       action();
     });
   }
-  confirming("resign", "Really resign?", () => true, () => send({type: "resign"}));
+  // Resigning asks which side resigns: against the robot the person's, between two people
+  // either (not only the side to move: the other may be the one giving up).
+  $("resign").addEventListener("click", () => {
+    const bar = $("resign-choice");
+    if (!bar.hidden || !game) { bar.hidden = true; return; }
+    const both = !game.human;
+    $("resign-question").textContent = both ? "Who resigns?" : "Resign this game?";
+    $("resign-white").hidden = !both && game.human !== "white";
+    $("resign-black").hidden = !both && game.human !== "black";
+    bar.hidden = false;
+  });
+  for (const colour of ["white", "black"]) {
+    $(`resign-${colour}`).addEventListener("click", () => {
+      $("resign-choice").hidden = true;
+      send({type: "resign", color: colour});
+    });
+  }
+  $("resign-cancel").addEventListener("click", () => { $("resign-choice").hidden = true; });
 
   function downloadPgn() {
     if (game) download(game.pgn, "");
@@ -927,11 +1024,26 @@
   $("pgn-download").addEventListener("click", downloadPgn);
   $("over-pgn").addEventListener("click", downloadPgn);
 
+  // A typed move. The box keeps the focus and stays usable while the robot thinks (as lichess's
+  // does): a move typed then is sent once the robot has moved, like a pre-move.
   $("move-entry").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("move-input").value.trim();
-    if (text) send({type: "move", text});
+    if (!text || !game || game.over) return;
+    if (personToMove()) {
+      sendTyped(text);
+    } else {
+      typedAhead = text;
+      note(`${text}: played when ${game.players[game.turn]} has moved`, "notice", 60000);
+      renderStatus();
+    }
   });
+
+  function sendTyped(text) {
+    typedSent = text;
+    if (statusNote && statusNote.kind === "notice") statusNote = null;
+    send({type: "move", text});
+  }
 
   // ---- sound, full screen, theme ----
 
@@ -1092,6 +1204,8 @@
   $("again").addEventListener("click", () => { if (game) startGame(game.settings); });
   $("over-new").addEventListener("click", () => {
     $("game-over").close();
+    setupOpen = true;
+    renderSetup();
     const setup = $("setup");
     setup.scrollIntoView({behavior: "smooth", block: "nearest"});
     setup.classList.add("flash");

@@ -1,7 +1,8 @@
 // The chess board widget of `jitfish web`: draws a position, lets the player move by drag and drop
-// or by clicking a piece then a square (mouse and touch), shows legal destinations, the last
-// move, check, arrows (a hint, the review's better move, the engine's lines), a queued pre-move
-// and the promotion chooser. It knows no chess rules: the legal moves come from the server
+// or by clicking a piece then a square (mouse and touch), or from the keyboard (a cursor moved by
+// the arrow keys or by typing a square, Enter or Space to pick up and put down), shows legal
+// destinations, the last move, check, arrows (a hint, the review's better move, the engine's
+// lines), a queued pre-move and the promotion chooser. It knows no chess rules: the legal moves come from the server
 // (through app.js) as {from: [to, ...]}; for a pre-move, where each piece may go.
 "use strict";
 
@@ -9,6 +10,9 @@ const FILES = "abcdefgh";
 const PIECE_NAMES = {p: "P", n: "N", b: "B", r: "R", q: "Q", k: "K"};
 const SVG_NS = "http://www.w3.org/2000/svg";
 const ARROW_KINDS = ["hint", "best", "line1", "line2", "line3"];
+const PIECE_WORDS = {p: "pawn", n: "knight", b: "bishop", r: "rook", q: "queen", k: "king"};
+const BOARD_LABEL = "Chess board. Arrow keys move the cursor, or type a square such as e2; " +
+  "Enter or Space picks up the piece there and puts it down; Escape lets go.";
 
 function pieceUrl(piece) {           // piece: FEN letter, upper case for White
   const colour = piece === piece.toUpperCase() ? "w" : "b";
@@ -54,6 +58,9 @@ class ChessBoard {
     this.answerPending = false;      // a move is shown but the server has not answered it yet ...
     this.earlyClicks = [];           // ... and the squares clicked meanwhile, played once it has
     this.squares = {};
+    this.cursor = null;              // the keyboard's square, while the board has the keyboard focus
+    this.keyboard = false;           // the board was reached by keyboard (not clicked)
+    this.typed = "";                 // a file letter typed, waiting for its rank
     this.build();
   }
 
@@ -74,6 +81,17 @@ class ChessBoard {
       `<marker id="arrowhead-${kind}" class="arrowhead ${kind}" markerWidth="4" markerHeight="4" refX="2.05" ` +
       'refY="2" orient="auto"><path d="M0,0 V4 L3,2 Z"></path></marker>').join("") + "</defs>";
     this.el.appendChild(this.arrowLayer);
+    this.announcer = document.createElement("div");
+    this.announcer.className = "visually-hidden";
+    this.announcer.setAttribute("aria-live", "polite");
+    this.el.appendChild(this.announcer);
+    this.el.tabIndex = 0;
+    this.el.setAttribute("role", "application");
+    this.el.setAttribute("aria-roledescription", "chess board");
+    this.el.setAttribute("aria-label", BOARD_LABEL);
+    this.el.addEventListener("focus", () => this.focused());
+    this.el.addEventListener("blur", () => this.setKeyboard(false));
+    this.el.addEventListener("keydown", (e) => this.keyDown(e));
     this.layout();
     this.grid.addEventListener("pointerdown", (e) => this.pointerDown(e));
     window.addEventListener("pointermove", (e) => this.pointerMove(e));
@@ -145,7 +163,7 @@ class ChessBoard {
         img.src = pieceUrl(piece);
         img.dataset.piece = piece;
         img.alt = (piece === piece.toUpperCase() ? "white " : "black ") +
-          {p: "pawn", n: "knight", b: "bishop", r: "rook", q: "queen", k: "king"}[piece.toLowerCase()];
+          PIECE_WORDS[piece.toLowerCase()];
       }
     }
   }
@@ -202,6 +220,7 @@ class ChessBoard {
       cell.classList.toggle("selected", this.selected === name);
       cell.classList.toggle("premove", !!this.premove && (this.premove.from === name || this.premove.to === name));
       cell.classList.toggle("hint-square", this.hintSquare === name);
+      cell.classList.toggle("cursor", this.keyboard && this.cursor === name);
       const target = !!this.selected && (this.legal[this.selected] || []).includes(name);
       cell.classList.toggle("target", target && !this.placement[name]);
       cell.classList.toggle("capture-target", target && !!this.placement[name]);
@@ -227,6 +246,7 @@ class ChessBoard {
   }
 
   pointerDown(event) {
+    this.setKeyboard(false);
     if (event.button !== undefined && event.button !== 0) return;
     const name = this.squareAt(event.clientX, event.clientY);
     if (!name) return;
@@ -348,7 +368,10 @@ class ChessBoard {
       chooser.style.width = cell.offsetWidth + "px";
       chooser.style[top ? "top" : "bottom"] = "0px";
       const names = {q: "Queen", r: "Rook", b: "Bishop", n: "Knight"};
-      for (const letter of ["q", "n", "r", "b"]) {
+      // The queen on the promotion square (a quick second click there makes a queen), the
+      // others stacked away from it, whichever edge of the board it is on.
+      const order = top ? ["q", "n", "r", "b"] : ["b", "r", "n", "q"];
+      for (const letter of order) {
         const button = document.createElement("button");
         button.type = "button";
         button.className = "promotion-choice";
@@ -380,7 +403,7 @@ class ChessBoard {
       this.el.appendChild(chooser);
       this.chooser = [backdrop, chooser];
       this.chooserCancel = () => resolve(null);
-      chooser.querySelector("button").focus();
+      chooser.querySelector("[data-piece='q']").focus();
     });
   }
 
@@ -389,9 +412,85 @@ class ChessBoard {
     this.chooser.forEach((el) => el.remove());
     window.removeEventListener("keydown", this.chooserKeys);
     this.chooser = null;
+    if (this.keyboard) this.el.focus();
     const cancel = this.chooserCancel;
     this.chooserCancel = null;
     if (cancel) cancel();
+  }
+
+  // ---- the keyboard ----
+
+  // Focus that came from the keyboard (Tab) shows the cursor; a click's does not, and leaves the
+  // page's own keys (arrows through the moves, F to flip) as they were.
+  focused() {
+    if (this.el.matches(":focus-visible")) this.startKeyboard();
+  }
+
+  startKeyboard() {
+    this.setKeyboard(true);
+    if (!this.cursor) this.cursor = this.selected || (this.last && this.last.to) || (this.orientation === "white" ? "e2" : "e7");
+    this.drawMarks();
+    this.announce();
+  }
+
+  setKeyboard(on) {
+    if (this.keyboard === on) return;
+    this.keyboard = on;
+    this.typed = "";
+    this.el.classList.toggle("keyboard", on);
+    this.drawMarks();
+  }
+
+  keyDown(event) {
+    if (this.chooser || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (!this.keyboard) {                // a clicked board: Enter or Space hands it to the keyboard
+      if (event.key !== "Enter" && event.key !== " ") return;
+      event.preventDefault();
+      this.startKeyboard();
+      return;
+    }
+    const steps = {ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0]};
+    const key = event.key.toLowerCase();
+    if (steps[event.key]) {
+      const [dx, dy] = this.orientation === "white" ? steps[event.key] : steps[event.key].map((n) => -n);
+      const file = Math.max(0, Math.min(7, FILES.indexOf(this.cursor[0]) + dx));
+      const rank = Math.max(1, Math.min(8, Number(this.cursor[1]) + dy));
+      this.moveCursor(FILES[file] + rank, false);
+    } else if (event.key === "Enter" || event.key === " ") {
+      this.moveCursor(this.cursor, true);
+    } else if (event.key === "Escape") {
+      this.typed = "";
+      this.select(null);
+      this.announce();
+    } else if (key.length === 1 && FILES.includes(key)) {
+      this.typed = key;
+    } else if (this.typed && key.length === 1 && key >= "1" && key <= "8") {
+      const square = this.typed + key;
+      this.typed = "";
+      this.moveCursor(square, true);
+    } else {
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+  }
+
+  // The cursor to `name`; with `press`, a press there (picks up the piece, or makes the move).
+  moveCursor(name, press) {
+    this.cursor = name;
+    if (press && this.answerPending) this.earlyClicks.push(name);
+    else if (press && this.selected === name) this.select(null);      // as a second click on it
+    else if (press) this.press(name);
+    this.drawMarks();
+    this.announce();
+  }
+
+  announce() {
+    if (!this.cursor) return;
+    const piece = this.placement[this.cursor];
+    const what = piece ? `${piece === piece.toUpperCase() ? "white" : "black"} ${PIECE_WORDS[piece.toLowerCase()]}` : "empty";
+    const state = this.selected ? (this.selected === this.cursor ? ", picked up" : `, ${this.selected} picked up`) : "";
+    this.announcer.textContent = `${this.cursor}: ${what}${state}`;
   }
 
   // Slide the piece now on `to` from `from` (a move that arrived from the server or a click-click).

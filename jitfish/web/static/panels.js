@@ -16,8 +16,9 @@ function svgElement(name, attributes) {
 const Panels = {
   // The review's graph: White's chances after every position (up: White better), the marked
   // moves as coloured strokes, the position shown as a line; one `rect[data-ply]` per position
-  // to click. graph: [{ply, y, text}], plies: the review's moves ({mark}), current: the ply shown.
-  drawGraph(svg, graph, plies, current) {
+  // to click. graph: [{ply, y, text}], plies: the review's moves ({mark}), current: the ply shown,
+  // label(ply): the position's name in its tooltip ("After 3… Nf6").
+  drawGraph(svg, graph, plies, current, label) {
     svg.textContent = "";
     const count = graph.length;
     const step = count > 1 ? GRAPH_WIDTH / (count - 1) : GRAPH_WIDTH;
@@ -44,7 +45,7 @@ const Panels = {
                                        width: step, height: GRAPH_HEIGHT});
       rect.dataset.ply = String(point.ply);
       const title = svgElement("title", {});
-      title.textContent = `${point.ply === 0 ? "Start" : `After move ${point.ply}`}: ${point.text}`;
+      title.textContent = `${label(point.ply)}: ${point.text}`;
       rect.appendChild(title);
       svg.appendChild(rect);
     }
@@ -62,7 +63,7 @@ const Panels = {
     };
     part("who", name);
     if (!side || !side.moves) {
-      part("pct", "no move");
+      part("pct none", "no move");
       return;
     }
     part("pct", side.accuracy === null ? "-" : `${Math.round(side.accuracy)}%`, "accuracy (lichess's formula)");
