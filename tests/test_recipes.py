@@ -198,6 +198,13 @@ def test_polyglot_ini_starts_what_make_install_creates():
         assert 'xboard -fcp "polyglot recipes/jitfish.ini"' in doc.read_text(encoding="utf-8"), doc
 
 
+def test_gnome_chess_recipe_is_shown_as_shipped():
+    """docs/gui.md shows recipes/gnome-chess-engines.conf as it is (tests/test_gnome_chess.py runs it)."""
+    shipped = (ROOT / "recipes" / "gnome-chess-engines.conf").read_text(encoding="utf-8").rstrip("\n")
+    assert recipe_block("gnome-chess-engines-conf") == shipped
+    assert "binary=/path/to/jitfish/.venv/bin/jitfish" in shipped
+
+
 def test_polyglot_session_plays_legal_moves():
     polyglot = polyglot_executable()
     if polyglot is None:
