@@ -226,6 +226,7 @@
       hintShown = false;
       if (grew && typedSent !== null && $("move-input").value.trim() === typedSent) $("move-input").value = "";
       typedSent = null;
+      if (!grew) typedAhead = null;              // a take-back or a new game: not the move it was typed for
       $("resign-choice").hidden = true;
     }
     if (newGame) {
@@ -249,7 +250,7 @@
     }
     render();
     if (animate) board.animateMove(animate.from, animate.to);
-    if (typedAhead !== null && personToMove()) {
+    if (typedAhead !== null && grew && personToMove()) {
       const text = typedAhead;
       typedAhead = null;
       sendTyped(text);

@@ -458,7 +458,7 @@ class ChessBoard {
       this.moveCursor(FILES[file] + rank, false);
     } else if (event.key === "Enter" || event.key === " ") {
       this.moveCursor(this.cursor, true);
-    } else if (event.key === "Escape") {
+    } else if (event.key === "Escape" && (this.selected || this.typed)) {
       this.typed = "";
       this.select(null);
       this.announce();
