@@ -137,7 +137,8 @@ def board_of(page, start_fen: str) -> chess.Board:
 def start(page, opponent: str, *, position: str = "", clock: str = "none", level: str = "400",
           pause: bool = False, color: str = "white") -> None:
     """Fill the new-game form through its controls and start."""
-    if page.locator("#setup-fields").is_hidden():            # folded away during a review
+    fields = page.locator("#setup-fields")
+    if fields.count() and fields.is_hidden():                 # folded away during a review
         page.click("#setup-toggle")
     page.select_option("#opponent", opponent)
     if opponent == "robot":
