@@ -30,7 +30,10 @@ LINE_PLIES = 8                    # plies of the engine's line followed after th
 EXCHANGE_PLIES = 8                # captures the resolving search may play at the end of a line
 EXCHANGE_NODES = 4000             # and the positions it may visit (python-chess is slow)
 SHOWN_PLIES = 8                   # longest line quoted in a reason (a loss later than that is not said)
-MISSED_PLIES = 2                  # a win the best move misses comes by the mover's next move (a promotion: later)
+MISSED_PLIES = 2                  # a win the best move misses comes by the mover's next move
+                                  # (a promotion: within SHOWN_PLIES)
+PAWN_PLIES = 4                    # a pawn the move loses goes by the opponent's second move
+SETTLES_PLIES = 2                 # a line shown goes on this far for an exchange to settle
 VALUE = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 0}
 MATERIAL_CP = 100                 # a material reason needs at least a pawn...
 EXPLAINS = 0.5                    # ...and must account for this share of the evaluation's drop
@@ -129,7 +132,8 @@ def _play(result: Account, board: chess.Board, move: chess.Move) -> None:
         fate.end, fate.ply, fate.move = None, ply, move
     board.push(move)
     if castling:
-        gone, arrived = rooks - set(board.pieces(chess.ROOK, colour)), set(board.pieces(chess.ROOK, colour)) - rooks
+        now = set(board.pieces(chess.ROOK, colour))
+        gone, arrived = rooks - now, now - rooks
         if gone and arrived:
             where[arrived.pop()] = where.pop(gone.pop())
         where[board.king(colour)] = mover
@@ -155,7 +159,8 @@ def _gain(board: chess.Board, move: chess.Move) -> int:
     return gain + (VALUE[move.promotion] - 1 if move.promotion else 0)
 
 
-def _exchange(board: chess.Board, alpha: int, beta: int, depth: int, budget: list[int]) -> tuple[int, list[chess.Move]]:
+def _exchange(board: chess.Board, alpha: int, beta: int, depth: int,
+              budget: list[int]) -> tuple[int, list[chess.Move]]:
     best, line = 0, []                     # stopping here: nothing more gained
     if best >= beta or depth == 0 or budget[0] <= 0:
         return best, line
@@ -193,15 +198,22 @@ def ledger(line: Account, side: chess.Color, common: set[int]) -> Ledger:
     """The unpaired losses and gains of `side` in `line`, identities in `common` left out. A gain
     is paired with the loss of the same value nearest to it in the line (an exchange and its
     recapture are next to each other)."""
-    events = sorted((f for f in line.fates.values() if f.changed and f.ident not in common), key=lambda f: f.ply)
+    events = sorted((f for f in line.fates.values() if f.changed and f.ident not in common),
+                    key=lambda f: f.ply)
     losses = [f for f in events if f.delta(side) < 0]
     gains = [f for f in events if f.delta(side) > 0]
     for gain in list(gains):
         matches = [loss for loss in losses if -loss.delta(side) == gain.delta(side)]
-        if matches:
-            losses.remove(min(matches, key=lambda loss: (abs(loss.ply - gain.ply), loss.ply)))
+        if matches:    # on the same square first (an exchange there), then the nearest, the later
+            losses.remove(min(matches, key=lambda loss: (_square(loss) != _square(gain),
+                                                         abs(loss.ply - gain.ply), -loss.ply)))
             gains.remove(gain)
     return Ledger(losses, gains)
+
+
+def _square(fate: Fate) -> int | None:
+    """Where the move that decided a piece's fate went."""
+    return fate.move.to_square if fate.move is not None else None
 
 
 def worth(fates: Sequence[Fate], side: chess.Color) -> int:
@@ -241,17 +253,21 @@ def numbered_line(board: chess.Board, moves: Sequence[chess.Move]) -> str:
 
 def fork_targets(board: chess.Board, square: int) -> list[int]:
     """The pieces the piece on `square` attacks that its side would win if they were left: the
-    king (a check), anything worth more than the attacker, anything undefended. Strongest first."""
+    king (a check), a piece worth more than the attacker or undefended (a pawn is no target).
+    Strongest first."""
     attacker = board.piece_at(square)
     targets = []
     for target in board.attacks(square):
         piece = board.piece_at(target)
         if piece is None or piece.color == attacker.color:
             continue
+        if piece.piece_type == chess.PAWN:
+            continue
         if piece.piece_type == chess.KING or VALUE[piece.piece_type] > VALUE[attacker.piece_type] \
                 or not board.is_attacked_by(piece.color, target):
             targets.append(target)
-    return sorted(targets, key=lambda t: (board.piece_type_at(t) != chess.KING, -VALUE[board.piece_type_at(t)]))
+    return sorted(targets, key=lambda t: (board.piece_type_at(t) != chess.KING,
+                                          -VALUE[board.piece_type_at(t)]))
 
 
 def _target_words(board: chess.Board, targets: Sequence[int]) -> str:
@@ -266,7 +282,8 @@ def _target_words(board: chess.Board, targets: Sequence[int]) -> str:
 def _fork(line: Account, ply: int, victim: Fate) -> str | None:
     """`forking the king and the rook on a8` when move `ply` of `line` attacks two pieces worth
     winning, `victim` among them, and the same piece takes `victim` later in the line."""
-    if victim.move is None or victim.ply <= ply or victim.ply > ply + 2 or line.mover_of(victim.ply) != line.mover_of(ply):
+    if victim.move is None or not ply < victim.ply <= ply + 2 \
+            or line.mover_of(victim.ply) != line.mover_of(ply):
         return None
     board = line.boards[ply + 1] if ply + 1 < len(line.boards) else None
     if board is None:
@@ -280,6 +297,65 @@ def _fork(line: Account, ply: int, victim: Fate) -> str | None:
     if len(shown) < 2:
         shown = [t for t in targets if t != square][:1] + [square]
     return "forking " + _target_words(board, shown)
+
+
+def see(board: chess.Board, move: chess.Move) -> int:
+    """What the capture `move` gains once the recaptures on its square are through, the cheapest
+    piece first, each side free to stop (a static exchange, in pawns)."""
+    board = board.copy(stack=False)
+    gain = _gain(board, move)
+    board.push(move)
+    return gain - _recaptures(board, move.to_square)
+
+
+def _recaptures(board: chess.Board, square: int) -> int:
+    takes = [m for m in board.generate_legal_captures() if m.to_square == square]
+    if not takes:
+        return 0
+    move = min(takes, key=lambda m: VALUE[board.piece_type_at(m.from_square)] or 100)
+    gain = _gain(board, move)
+    board.push(move)
+    return max(0, gain - _recaptures(board, square))
+
+
+def _won_there(board: chess.Board, square: int) -> bool:
+    """Whether the side to move wins material by taking on `square`."""
+    return any(see(board, m) > 0 for m in board.generate_legal_captures() if m.to_square == square)
+
+
+def trapped(board: chess.Board, square: int) -> bool:
+    """Whether the piece on `square`, its side to move, is attacked so that taking it wins, and
+    every move it has goes where taking it wins too (or trades it for less)."""
+    piece = board.piece_at(square)
+    if piece is None or piece.color != board.turn or piece.piece_type in (chess.PAWN, chess.KING) \
+            or board.is_check():
+        return False
+    threat = board.copy(stack=False)
+    threat.turn, threat.ep_square = not board.turn, None
+    if threat.is_check() or not _won_there(threat, square):
+        return False
+    for move in board.generate_legal_moves(chess.BB_SQUARES[square]):
+        if board.is_capture(move) and see(board, move) >= 0:
+            return False
+        after = board.copy(stack=False)
+        after.push(move)
+        if not _won_there(after, move.to_square):
+            return False
+    return True
+
+
+def _trap(line: Account, ply: int, victim: Fate) -> str | None:
+    """`trapping the knight on b4` when move `ply` of `line` attacks `victim`, which then has no
+    safe square, and the line wins it later."""
+    if victim.move is None or victim.ply <= ply + 1 or ply + 2 > len(line.boards):
+        return None
+    board = line.boards[ply + 1] if ply + 1 < len(line.boards) else None
+    if board is None:
+        return None
+    square = line.square_of(victim.ident, ply + 1)
+    if square is None or square not in board.attacks(line.moves[ply].to_square) or not trapped(board, square):
+        return None
+    return f"trapping the {chess.piece_name(victim.start)} on {chess.square_name(square)}"
 
 
 # ---- the sentence -------------------------------------------------------------------------------
@@ -310,7 +386,8 @@ def cause(position: chess.Board, played: chess.Move, verdict: Verdict, after: Ev
         moves = -played_mate
         if refutation and moves == 1:
             return f"allows mate in 1 ({board.san(refutation[0])})"
-        return f"allows mate in {moves}" + (f", starting with {board.san(refutation[0])}" if refutation else "")
+        start = f", starting with {board.san(refutation[0])}" if refutation else ""
+        return f"allows mate in {moves}{start}"
     if board.is_stalemate() and verdict.best_score > 0:
         return f"stalemates the king: a draw where {best_san} kept the win"
     if best_mate is not None and best_mate > 0 and (played_mate is None or played_mate <= 0):
@@ -329,7 +406,8 @@ def _legal_prefix(board: chess.Board, moves: Sequence[chess.Move]) -> list[chess
     return legal
 
 
-def material_reason(position: chess.Board, played: chess.Move, verdict: Verdict, after: Evaluation) -> str | None:
+def material_reason(position: chess.Board, played: chess.Move, verdict: Verdict,
+                    after: Evaluation) -> str | None:
     """What the move loses or the best move wins in material, when that is the point; None when
     the two lines' material does not explain the evaluation's drop."""
     if verdict.best is None:
@@ -349,8 +427,10 @@ def material_reason(position: chess.Board, played: chess.Move, verdict: Verdict,
     # lost either way: it is no loss of the played move's, and what the best line got for it is won.
     free = [f for f in best_ledger.losses if mine.fates[f.ident].delta(mover) < 0]
     free_ids = {f.ident for f in free}
-    lost = [f for f in played_ledger.losses if f.ident not in free_ids and f.ply <= SHOWN_PLIES]
-    won = [f for f in best_ledger.gains if f.ply <= MISSED_PLIES or (f.colour == mover and f.ply <= SHOWN_PLIES)]
+    lost = [f for f in played_ledger.losses if f.ident not in free_ids
+            and f.ply <= (PAWN_PLIES if f.start == chess.PAWN and f.colour == mover else SHOWN_PLIES)]
+    won = [f for f in best_ledger.gains
+           if f.ply <= MISSED_PLIES or (f.colour == mover and f.ply <= SHOWN_PLIES)]
     costs = [f for f in best_ledger.losses if f not in free]
     loses = worth(lost, mover) - worth(played_ledger.gains, mover)
     wins = worth(won, mover) - worth(costs, mover)
@@ -399,31 +479,53 @@ def _loses(line: Account, lost: list[Fate], gains: list[Fate], mover: chess.Colo
     last = max(f.ply for f in said)
     back = [g for g in gains if g.ply <= last + 1]      # what comes with the loss, not later events
     back_words = f" for {_material_words(back)}" if back else ""
-    fork = _fork(line, 1, first)
+    fork = _fork(line, 1, first) or _trap(line, 1, first)
     if fork is not None:
         return f"allows {line.san(1)}, {fork}"
-    if last == 1:
+    change = worth(back, mover) - worth(said, mover)
+    shown = _settled(line, mover, max([last] + [g.ply for g in back]), change)
+    if shown == 1:
         return f"loses {name} to {line.san(1)}{back_words}"
-    return f"loses {name}{extra}{back_words} ({numbered_line(after, line.moves[1:last + 1])})"
+    return f"loses {name}{extra}{back_words} ({numbered_line(after, line.moves[1:shown + 1])})"
+
+
+def _settled(line: Account, mover: chess.Color, start: int, change: int) -> int:
+    """The first ply from `start` on (at most SETTLES_PLIES later) after which the mover's material,
+    counted from the position after the move, is `change` and stays so a ply longer: where the
+    line shown ends (a loss taken back and won again is shown to its end), else `start`."""
+    balance = [0] * (len(line.moves) + 1)
+    for fate in line.fates.values():
+        if fate.changed and fate.ply >= 1:
+            balance[fate.ply] += fate.delta(mover)
+    for ply in range(1, len(balance)):
+        balance[ply] += balance[ply - 1]
+    for ply in range(start, min(start + SETTLES_PLIES + 1, len(line.moves))):
+        following = balance[ply + 1] if ply + 1 < len(line.moves) else balance[ply]
+        if balance[ply] == change and following == change:
+            return ply
+    return start
 
 
 def _misses(line: Account, gains: list[Fate], costs: list[Fate], mover: chess.Color) -> str:
     """`misses Nxc1, winning a rook`, `misses Bxe6, winning the exchange`, `misses Nc7+, forking
-    the king and the rook on a8`, `misses c8=Q, promoting the pawn`."""
+    the king and the rook on a8`, `misses c8=Q, promoting the pawn`, `misses hxg3, winning a pawn
+    (23. hxg3 h6 24. Ncxd5)` (the line shown when the win comes after the move)."""
     best_san = line.san(0)
     gains = sorted(gains, key=lambda f: (-abs(f.delta(mover)), f.ply))
     first = gains[0]
+    last = max(f.ply for f in gains)
+    shown = f" ({numbered_line(line.boards[0], line.moves[:last + 1])})" if last > 0 else ""
     if first.colour == mover:                          # the mover promotes
         if first.ply == 0:
             return f"misses {best_san}, promoting the pawn"
         file = chess.FILE_NAMES[chess.square_file(line.square_of(first.ident, 0))]
-        return f"misses {best_san}, promoting the {file}-pawn"
-    fork = _fork(line, 0, first)
+        return f"misses {best_san}, promoting the {file}-pawn{shown}"
+    fork = _fork(line, 0, first) or _trap(line, 0, first)
     if fork is not None:
         return f"misses {best_san}, {fork}"
     taken = [f.start for f in gains if f.colour != mover]
     given = [f.start for f in costs]
     if taken == [chess.ROOK] and len(given) == 1 and given[0] in (chess.KNIGHT, chess.BISHOP):
-        return f"misses {best_san}, winning the exchange"
-    what = _piece_words(taken)
-    return f"misses {best_san}, winning {what}" + (f" for {_piece_words(given)}" if given else "")
+        return f"misses {best_san}, winning the exchange{shown}"
+    what = _piece_words(taken) + (f" for {_piece_words(given)}" if given else "")
+    return f"misses {best_san}, winning {what}{shown}"

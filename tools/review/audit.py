@@ -14,7 +14,7 @@ against the board, and each fault that the board alone proves is counted:
   knight is even);
 - `recapture-called-loss`: the move captured on a square a piece worth at least as much as the
   piece the reason says it loses there; or the better move takes the same piece on the same
-  square the move played took and is said to "win" it;
+  square the move played took, and that piece is what it is said to win;
 - `blunder-by-a-pawn`: a `??` whose reason is one pawn lost or missed.
 
     .venv/bin/python -m tools.review.audit [--games 40] [--stride 250] [--nodes 300000] [--out FILE]
@@ -104,9 +104,10 @@ def faults(before: chess.Board, move: chess.Move, symbol: str, reason: str) -> l
             found.append("recapture-called-loss")
     win = _MISSES_WINNING.match(reason)
     if win and before.is_capture(move):
-        san = win.group(2) or win.group(3)
+        san, won = (win.group(2), win.group(1)) if win.group(2) else (win.group(3), win.group(4))
         best = _legal_san(before, san) if san else None
-        if best is not None and best.to_square == move.to_square and before.is_capture(best):
+        taken = before.piece_type_at(move.to_square)
+        if best is not None and best.to_square == move.to_square and taken and won == chess.piece_name(taken):
             found.append("recapture-called-loss")
     if symbol == "??" and _ONE_PAWN.search(reason) and not _MORE.search(reason):
         found.append("blunder-by-a-pawn")
@@ -253,11 +254,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--stride", type=int, default=250, help="a game from every N-th of the file on")
-    parser.add_argument("--nodes", type=int, default=300_000, help="nodes a position (the browser's review: 300000)")
+    parser.add_argument("--nodes", type=int, default=300_000,
+                        help="nodes a position (the browser's review: 300000)")
     parser.add_argument("--out", help="write the report here as well")
     parser.add_argument("--records", help="write the marked moves here (tab-separated), for --recheck")
-    parser.add_argument("--recheck", metavar="RECORDS", help="check the reasons of a records file again, no engine")
-    parser.add_argument("--cache", help="keep the evaluations in this file and reuse them (same engine, same nodes)")
+    parser.add_argument("--recheck", metavar="RECORDS",
+                        help="check the reasons of a records file again, no engine")
+    parser.add_argument("--cache",
+                        help="keep the evaluations in this file and reuse them (same engine, same nodes)")
     args = parser.parse_args(argv)
     if args.recheck:
         lines = Path(args.recheck).read_text(encoding="utf-8").splitlines()
@@ -274,8 +278,9 @@ def main(argv: list[str] | None = None) -> int:
             plies += len(review.reviews)
             for move in review.reviews:
                 if move.verdict.judgement is not None:
-                    records.append(Record(f"{game.index} ({game.elos})", move.ply, move.before.fen(), move.move.uci(),
-                                          move.verdict.judgement.symbol, move.verdict.best.uci(), move.why or ""))
+                    records.append(Record(f"{game.index} ({game.elos})", move.ply, move.before.fen(),
+                                          move.move.uci(), move.verdict.judgement.symbol,
+                                          move.verdict.best.uci(), move.why or ""))
             print(f"game {game.index}: {len(review.reviews)} plies in {time.monotonic() - began:.1f} s",
                   file=sys.stderr, flush=True)
         seconds = time.monotonic() - started
@@ -283,7 +288,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.records:
             Path(args.records).write_text("".join(r.line() + "\n" for r in records), encoding="utf-8")
         header = (f"games {args.games} (from every {args.stride}th of {SAMPLE_FILE}, 20+ legal plies), "
-                  f"{plies} plies, {args.nodes} nodes a position, {seconds:.0f} s ({seconds / max(1, plies):.3f} s a ply)")
+                  f"{plies} plies, {args.nodes} nodes a position, {seconds:.0f} s "
+                  f"({seconds / max(1, plies):.3f} s a ply)")
         text = report(records, [header])
     print(text.split("\n\n")[0])
     if args.out:
