@@ -7,7 +7,7 @@ The measure of the Maia papers (McIlroy-Young et al., KDD 2020), on the held-out
 tools/calibration/human_games.py: per band (both players rated in it), PER_BAND positions from
 ply 10 on, drawn deterministically; a setting's score is the share of them where the move it
 actually plays is the human's, with a 95% Wilson interval. `play` records each player's moves
-(`moves-PLAYER.json` in --out; positions already recorded are not played again), `table` prints
+(`moves-PLAYER.tsv` in --out; positions already recorded are not played again), `table` prints
 the markdown table from the records.
 
 Players:
@@ -25,7 +25,6 @@ Players:
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import subprocess
 import sys
@@ -135,14 +134,28 @@ def maia_mover(player: str, python: str) -> tuple[Mover, Callable[[], None]]:
 
 
 def record_path(out: Path, player: str) -> Path:
-    return out / f"moves-{player.replace('@', '-at-')}.json"
+    return out / f"moves-{player.replace('@', '-at-')}.tsv"
+
+
+def read_record(path: Path) -> dict[str, str]:
+    """A player's recorded moves: position id -> move (lines `id<TAB>move`, `#` comments)."""
+    if not path.exists():
+        return {}
+    lines = path.read_text().splitlines()
+    return dict(line.split("\t") for line in lines if line and not line.startswith("#"))
+
+
+def write_record(path: Path, player: str, seed: int, moves: dict[str, str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = "".join(f"{pid}\t{moves[pid]}\n" for pid in sorted(moves))
+    path.write_text(f"# {player}, seed {seed}: position id (file:game index:ply), move played\n{body}")
 
 
 def play(player: str, out: Path, seed: int, maia_python: str) -> None:
     """Record `player`'s move at every sampled position of every band (resuming a record)."""
     path = record_path(out, player)
-    record = json.loads(path.read_text()) if path.exists() else {"player": player, "seed": seed, "moves": {}}
-    todo = {p.id: p for sample in band_positions().values() for p in sample if p.id not in record["moves"]}
+    moves = read_record(path)
+    todo = {p.id: p for sample in band_positions().values() for p in sample if p.id not in moves}
     close = lambda: None
     if player.startswith("sf"):
         mover, close = stockfish_mover(player)
@@ -153,20 +166,19 @@ def play(player: str, out: Path, seed: int, maia_python: str) -> None:
     start = time.perf_counter()
     try:
         for done, (pid, position) in enumerate(sorted(todo.items()), 1):
-            record["moves"][pid] = mover(position)
+            moves[pid] = mover(position)
             if done % 200 == 0:
-                path.write_text(json.dumps(record, indent=0, sort_keys=True))
+                write_record(path, player, seed, moves)
                 print(f"{player}: {done}/{len(todo)} in {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
     finally:
         close()
-        out.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(record, indent=0, sort_keys=True))
+        write_record(path, player, seed, moves)
     print(f"{player}: {len(todo)} positions in {time.perf_counter() - start:.0f} s", file=sys.stderr)
 
 
 def scores(player: str, out: Path) -> dict[int, tuple[int, int]]:
     """(hits, positions) per band from a player's record."""
-    moves = json.loads(record_path(out, player).read_text())["moves"]
+    moves = read_record(record_path(out, player))
     result = {}
     for lo, sample in band_positions().items():
         played = [p for p in sample if p.id in moves]
