@@ -23,7 +23,7 @@ from typing import Sequence
 
 import chess
 
-from jitfish.review import Evaluation, Verdict, clamp, pawns_text
+from jitfish.review import DECISIVE_CP, Evaluation, Verdict, clamp, pawns_text
 from search.driver import mate_moves
 
 LINE_PLIES = 8                    # plies of the engine's line followed after the line's first move
@@ -346,7 +346,8 @@ def trapped(board: chess.Board, square: int) -> bool:
 
 def _trap(line: Account, ply: int, victim: Fate) -> str | None:
     """`trapping the knight on b4` when move `ply` of `line` attacks `victim`, which then has no
-    safe square, and the line wins it later."""
+    safe square, and the line wins it later (`pinning the rook on d6` when the move pins it to
+    its king, `winning the pinned knight on e5` when it was pinned already)."""
     if victim.move is None or victim.ply <= ply + 1 or ply + 2 > len(line.boards):
         return None
     board = line.boards[ply + 1] if ply + 1 < len(line.boards) else None
@@ -355,7 +356,12 @@ def _trap(line: Account, ply: int, victim: Fate) -> str | None:
     square = line.square_of(victim.ident, ply + 1)
     if square is None or square not in board.attacks(line.moves[ply].to_square) or not trapped(board, square):
         return None
-    return f"trapping the {chess.piece_name(victim.start)} on {chess.square_name(square)}"
+    name = f"{chess.piece_name(victim.start)} on {chess.square_name(square)}"
+    if not board.is_pinned(board.turn, square):
+        return f"trapping the {name}"
+    if board.pin(board.turn, square) & chess.BB_SQUARES[line.moves[ply].to_square]:
+        return f"pinning the {name}"
+    return f"winning the pinned {name}"
 
 
 # ---- the sentence -------------------------------------------------------------------------------
@@ -416,7 +422,7 @@ def material_reason(position: chess.Board, played: chess.Move, verdict: Verdict,
     mine = account(position, (played,) + tuple(after.pv), LINE_PLIES + 1)
     best = account(position, verdict.line, LINE_PLIES + 1)
     difference = best.net(mover) - mine.net(mover)
-    loss = verdict.loss
+    loss = min(verdict.loss, DECISIVE_CP)        # a win thrown into a loss needs a decisive reason, no more
     raw = verdict.best_score - verdict.played_score
     if difference * 100 < max(MATERIAL_CP, EXPLAINS * loss) or difference * 100 > 2 * raw + OVERSTATES_CP:
         return None
@@ -491,11 +497,11 @@ def _loses(line: Account, lost: list[Fate], gains: list[Fate], mover: chess.Colo
 
 def _settled(line: Account, mover: chess.Color, start: int, change: int) -> int:
     """The first ply from `start` on (at most SETTLES_PLIES later) after which the mover's material,
-    counted from the position after the move, is `change` and stays so a ply longer: where the
+    counted from the position before the move, is `change` and stays so a ply longer: where the
     line shown ends (a loss taken back and won again is shown to its end), else `start`."""
     balance = [0] * (len(line.moves) + 1)
     for fate in line.fates.values():
-        if fate.changed and fate.ply >= 1:
+        if fate.changed:
             balance[fate.ply] += fate.delta(mover)
     for ply in range(1, len(balance)):
         balance[ply] += balance[ply - 1]

@@ -142,6 +142,9 @@ def test_trapped_pieces_allowed_and_missed():
     assert said(fen, "h6", 0, ("a5", "Ke2"), 290, ("a3", "Kh7", "axb4")) == "allows a3, trapping the knight on b4"
     fen = "5rk1/p4ppp/8/1P6/1n2P3/8/P1P5/R2K4 w - - 0 1"
     assert said(fen, "Ke2", 290, ("a3", "Kh8", "axb4"), 0, ("a5", "Kd2")) == "misses a3, trapping the knight on b4"
+    # A rook that cannot move because it is pinned to its king.
+    fen = "5k2/5ppp/3r4/8/8/4B3/5PPP/6K1 b - - 0 1"
+    assert said(fen, "g6", 0, ("Rd5", "Kf1"), 300, ("Bc5", "Kg7", "Bxd6")) == "allows Bc5, pinning the rook on d6"
     # A knight with a safe square is not trapped: it is lost in the line, and only that is said.
     fen = "r5k1/ppp2ppp/8/8/1n2P3/5P2/P1P3PP/R5K1 b - - 0 16"
     assert "trapping" not in said(fen, "Re8", 20, ("a5", "a3", "Nc6"), 280, ("a3", "Nd3", "cxd3", "Rd8"))
