@@ -273,19 +273,20 @@ class _EarlySearch:
     """A quick search's stop and ponder state: `go infinite` and `go ponder` answer only after
     `stop` (or, pondering, `ponderhit` and the move's time)."""
 
-    def __init__(self, stop: threading.Event, pondering: bool, infinite: bool, timed) -> None:
+    def __init__(self, stop: threading.Event, pondering: bool, infinite: bool, timed, received: float) -> None:
         self.stop = stop
         self.pondering = pondering
         self.infinite = infinite
-        self.timed = timed                 # the budget once a ponder is hit
+        self.timed = timed                 # the budget once a ponder is hit, counted from the go
+        self.received = received
         self.search = None                 # the QuickSearch, once it runs
         self._hit = threading.Event()
 
     def ponderhit(self) -> None:
         if self.pondering:
             self.pondering = False
-            if self.search is not None:
-                self.search.deadline = time.monotonic() + (self.timed.seconds or 1.0)
+            if self.search is not None:        # the time counts from the `go ponder`, as the search's
+                self.search.deadline = self.received + (self.timed.seconds or 1.0)
             self._hit.set()
 
     def wait_for_the_answer(self) -> None:
@@ -538,7 +539,7 @@ class UciLoop:
             budget.depth = min(budget.depth, 2)          # a level's game: no deep tactics meanwhile
         stop = threading.Event()
         timed = quickmove.budget_for(dataclasses.replace(limits, ponder=False), board.turn, overhead)
-        early = _EarlySearch(stop, limits.ponder, limits.infinite, timed)
+        early = _EarlySearch(stop, limits.ponder, limits.infinite, timed, received)
         self._early.search = early
 
         def think(job: Job) -> None:
