@@ -157,7 +157,7 @@ def test_the_quick_search_sees_mates_and_captures_and_keeps_inside_its_time():
     assert quickmove.score_text(-35) == "cp -35"
 
 
-def _kill_compilers(cache_root: Path) -> None:
+def kill_compilers(cache_root: Path) -> None:
     """End the compile processes a test's engine left running for its temporary cache."""
     for proc in Path("/proc").iterdir():
         if not proc.name.isdigit():
@@ -202,7 +202,7 @@ def test_a_cold_engine_answers_readyok_and_go_while_it_compiles(tmp_path):
         assert engine.wait(timeout=30) == 0
     finally:
         engine.kill()
-        _kill_compilers(tmp_path)
+        kill_compilers(tmp_path)
 
 
 PROBE = '''

@@ -5,7 +5,8 @@ let the computer play White at a difficulty; the recipe's binary is a proxy that
 traffic and starts the engine (tests/desktop_gui.py). The engine must get the handshake, the
 difficulty's options, a `go wtime 30000 btime 30000`, and answer it with a legal first move in time,
 which GNOME Chess takes (its debug log says "Engine moves ..."): also when GNOME Chess reads `uciok`
-late and sends the options during that search.
+late and sends the options during that search, and on a fresh install whose kernels are not
+compiled yet (an empty cache: the engine compiles in the background and moves meanwhile).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import chess
 import pytest
 
 from tests import desktop_gui
+from tests.test_first_start import kill_compilers
 from tests.uci_driver import ROOT, running_engine
 
 RECIPE = ROOT / "recipes" / "gnome-chess-engines.conf"
@@ -54,8 +56,9 @@ def test_recipe_options_exist_and_are_accepted():
 
 
 @desktop_gui.needs("gnome-chess", "gnome-chess")
-@pytest.mark.parametrize("late_uciok", [False, True], ids=["prompt", "late-uciok"])
-def test_gnome_chess_plays_the_first_move_with_the_recipe(tmp_path, late_uciok):
+@pytest.mark.parametrize("late_uciok, cold", [(False, False), (True, False), (False, True)],
+                         ids=["prompt", "late-uciok", "fresh-install"])
+def test_gnome_chess_plays_the_first_move_with_the_recipe(tmp_path, late_uciok, cold):
     home = tmp_path / "home"
     config = home / ".config"
     (config / "gnome-chess").mkdir(parents=True)
@@ -70,10 +73,14 @@ def test_gnome_chess_plays_the_first_move_with_the_recipe(tmp_path, late_uciok):
     (config / "glib-2.0" / "settings" / "keyfile").write_text(
         "[org/gnome/Chess]\nplay-as='black'\nopponent='Jitfish'\ndifficulty='easy'\n", encoding="utf-8")
 
-    with running_engine() as engine:          # the kernels compiled, as after `make install`
-        engine.warm_up()
+    if not cold:
+        with running_engine() as engine:      # the kernels compiled, as after `make install`
+            engine.warm_up()
     server, display = desktop_gui.free_display()
     env = {**desktop_gui.gui_environment(home, display), "GSETTINGS_BACKEND": "keyfile", "G_MESSAGES_DEBUG": "all"}
+    if cold:                                  # nothing compiled for this user yet
+        env["XDG_CACHE_HOME"] = str(tmp_path / "empty-cache")
+        env.pop("NUMBA_CACHE_DIR", None)
     gui, gui_log = desktop_gui.start_gui([desktop_gui.program("gnome-chess")], env, tmp_path)
     try:
         deadline = time.monotonic() + START_TIMEOUT
@@ -85,6 +92,8 @@ def test_gnome_chess_plays_the_first_move_with_the_recipe(tmp_path, late_uciok):
     finally:
         desktop_gui.stop_group(gui)
         desktop_gui.stop_group(server)
+        if cold:
+            kill_compilers(tmp_path / "empty-cache")
     entries = desktop_gui.traffic(log)
     shown = desktop_gui.shown(entries)
     sent = [text for _, kind, text in entries if kind == ">"]
@@ -103,3 +112,5 @@ def test_gnome_chess_plays_the_first_move_with_the_recipe(tmp_path, late_uciok):
     assert bestmoves[0][0] - gos[0][0] < PATIENCE, shown
     assert not [text for _, text in answers if text.startswith("info string error")], shown
     assert f"Engine moves {move}" in gui_log.read_text(encoding="utf-8", errors="replace"), "GNOME Chess did not take it"
+    if cold:                                  # the quick search's move, while the kernels compiled
+        assert any("quick move" in text for _, text in answers), shown
