@@ -4,16 +4,17 @@ The account: the move played followed by the engine's line after it, and the bes
 by its line, each played out LINE_PLIES plies past its first move and then resolved by a search
 of captures only (a static exchange, as far as it goes), with every piece followed by identity.
 Material is counted in piece values (pawn 1, knight and bishop 3, rook 5, queen 9): a bishop for
-a knight is even. Within a line, losses are paired with gains of the same value in the order they
-happen, so an exchange and its recapture cancel; a piece taken the same way in both lines (the
-played move and the best move both recapture it) is no difference between them.
+a knight is even. Within a line, a gain is paired with a loss of the same value, on the same
+square first, else the nearest, so an exchange and its recapture cancel; a piece that the played
+move and the best move both take is no difference between them.
 
 What is said, in this order: a mate the move allows, a mate the best move had, a stalemate that
 throws a win away; then, when the material of the two lines differs and that difference explains
 the evaluation's drop, either what the move loses (a piece named on the square where it stands
-after the move, with the move that takes it or the line that brings it there, or the fork that
-wins it) or what the best move wins or promotes (the pieces it wins counted against a piece that
-is lost either way). When no such reason is certain, the drop in the evaluation, nothing more.
+after the move, with the move that takes it, the line that brings it there, or the fork, trap or
+pin that wins it; a promotion it allows) or what the best move wins (counted against what it
+gives up, a piece lost either way counting nothing; a promotion). When no such reason is
+certain, the drop in the evaluation, nothing more.
 """
 
 from __future__ import annotations
@@ -323,6 +324,15 @@ def _won_there(board: chess.Board, square: int) -> bool:
     return any(see(board, m) > 0 for m in board.generate_legal_captures() if m.to_square == square)
 
 
+def _en_prise(board: chess.Board, square: int | None) -> bool:
+    """Whether the piece on `square` could be taken at a profit if its opponent were to move."""
+    if square is None:
+        return False
+    threat = board.copy(stack=False)
+    threat.turn, threat.ep_square = not board.piece_at(square).color, None
+    return not threat.was_into_check() and _won_there(threat, square)
+
+
 def trapped(board: chess.Board, square: int) -> bool:
     """Whether the piece on `square`, its side to move, is attacked so that taking it wins, and
     every move it has goes where taking it wins too (or trades it for less)."""
@@ -429,9 +439,11 @@ def material_reason(position: chess.Board, played: chess.Move, verdict: Verdict,
     # A piece that the played move and the best move both take is no difference between them.
     common = {i for i, f in mine.fates.items() if f.changed and f.ply == 0 and best.fates[i].ply == 0}
     played_ledger, best_ledger = ledger(mine, mover, common), ledger(best, mover, common)
-    # A piece the best line gives up for less than its worth, and the played line loses too, is
-    # lost either way: it is no loss of the played move's, and what the best line got for it is won.
-    free = [f for f in best_ledger.losses if mine.fates[f.ident].delta(mover) < 0]
+    # A piece already en prise that the best line gives up for less than its worth, and the played
+    # line loses too, is lost either way: it is no loss of the played move's, and what the best
+    # line got for it is won.
+    free = [f for f in best_ledger.losses if mine.fates[f.ident].delta(mover) < 0
+            and _en_prise(position, best.square_of(f.ident, 0))]
     free_ids = {f.ident for f in free}
     lost = [f for f in played_ledger.losses if f.ident not in free_ids
             and f.ply <= (PAWN_PLIES if f.start == chess.PAWN and f.colour == mover else SHOWN_PLIES)]
@@ -446,7 +458,8 @@ def material_reason(position: chess.Board, played: chess.Move, verdict: Verdict,
         story, size = "misses", wins
     else:
         return None
-    if size * 100 < EXPLAINS * loss or 2 * size < difference or size * 100 > 2 * raw + OVERSTATES_CP:
+    told = max(loses, 0) + max(wins, 0)          # the two stories together, the larger one said
+    if size * 100 < EXPLAINS * loss or 2 * told < difference or size * 100 > 2 * raw + OVERSTATES_CP:
         return None
     if story == "loses":
         return _loses(mine, lost, played_ledger.gains, mover, best)
