@@ -1,0 +1,222 @@
+"""The human model: P(move | position, rating), the move a lichess player of a rating plays.
+
+A conditional-logit choice over the legal moves (issue 48). Each move is described by what a
+person's choice depends on (search/human.py's kernel): the score it keeps after a shallow and
+after a deeper search (as loss against the best), its rank at each, capture, recapture of the
+last-moved piece, check, castling, promotion, the piece moved, how far and which way,
+development, whether it rescues a piece that was en prise or leaves one there, and which piece
+goes to and comes from which square. Every weight has a rating slope, so how the choice changes
+with rating is learnt from the games (tools/calibration/train_human.py), not set by hand. The
+weights ship as search/human.npz.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from engine.defs import KING, MATE_IN_MAX, NO_EVAL, PAWN
+from search import tt as tt_module
+from search.human import (
+    DEEP_DEPTH,
+    R_CAPTURED,
+    R_CASTLE,
+    R_CHECK,
+    R_DEEP,
+    R_DEVELOP,
+    R_DISTANCE,
+    R_DOUBLE,
+    R_ESCAPE,
+    R_FORWARD,
+    R_FROM,
+    R_LEFT_EN_PRISE,
+    R_PIECE,
+    R_PROMOTION,
+    R_RECAPTURE,
+    R_SHALLOW,
+    R_TO,
+    RAW_COLUMNS,
+    move_raw,
+)
+from search.workspace import (
+    CTL_NODE_LIMIT,
+    CTL_NODES,
+    CTL_PROVE_MATE,
+    CTL_ROOT_PLY,
+    CTL_STOP,
+    PLIES,
+    WS_CONT_ROWS,
+    WS_EVALS,
+    clear_heuristics,
+    ctl_view,
+    new_workspace,
+)
+
+MODEL_FILE = Path(__file__).with_name("human.npz")
+LOSS_CLIP = 1000             # centipawns: a loss beyond this is as bad as this (mates too)
+RATING_CENTRE, RATING_SCALE = 1500.0, 400.0
+ENGINE_NODES = 20000         # full strength's move at this many nodes is one of the features
+
+# The dense features of a move (features()), each with a weight and two rating slopes.
+DENSE = ("loss1", "log_loss1", "best1", "lossD", "log_lossD", "bestD", "nearD", "rank1_2", "rank1_3",
+         "rank1_45", "rankD_2", "rankD_3", "capture", "captured_value", "recapture", "check", "castle",
+         "promotion", "pawn_push", "double_push", "distance", "forward", "develop", "king_move", "escape",
+         "ignores_threat", "engine_move", "bias")
+N_DENSE = len(DENSE)
+N_SQUARES = 2 * 6 * 64       # piece type x target square, then piece type x origin square (own side's view)
+
+
+
+class FeatureSearch:
+    """A small workspace and table of its own for the features' searches (hand-crafted
+    evaluation), emptied before every position so that a position's features do not depend on
+    what was searched before."""
+
+    def __init__(self, table_mb: int = 1) -> None:
+        self.ws = new_workspace()
+        self.tt = tt_module.allocate(table_mb)
+        self.ctl = ctl_view(self.ws)
+
+    def raw(self, board, deep: int = DEEP_DEPTH) -> tuple[list[int], np.ndarray]:
+        """The legal moves of `board` and their raw quantities (move_raw)."""
+        moves = board.legal_moves()
+        raw = np.zeros((len(moves), RAW_COLUMNS), dtype=np.int64)
+        if moves:
+            self.tt[:] = 0
+            clear_heuristics(self.ws)
+            # The moves are searched from ply 1: what the search reads of ply 0 (the move made
+            # there, its static evaluation) must not be left over from an earlier search.
+            self.ws[WS_CONT_ROWS:WS_CONT_ROWS + PLIES] = -1
+            self.ws[WS_EVALS:WS_EVALS + PLIES] = NO_EVAL
+            ctl = self.ctl
+            ctl[CTL_STOP] = 0
+            ctl[CTL_NODES] = 0
+            ctl[CTL_NODE_LIMIT] = 0
+            ctl[CTL_ROOT_PLY] = board.ply
+            # Full width: the moves are searched without move-ordering history, so the search's
+            # pruning of late quiet moves would cut the very replies that refute them (3.Nc3
+            # read as winning the queen of 1.e4 e5 2.d3 Qg5 because no queen move was tried).
+            ctl[CTL_PROVE_MATE] = 1
+            move_raw(board.tab, board.arrays, self.ws, self.tt, np.array(moves, dtype=np.int64),
+                     len(moves), deep, raw)
+        return moves, raw
+
+
+def _loss(scores: np.ndarray) -> np.ndarray:
+    """Centipawns below the best move, clipped at LOSS_CLIP (a mate counts as LOSS_CLIP)."""
+    clipped = np.clip(scores, -MATE_IN_MAX, MATE_IN_MAX).astype(np.float64)
+    return np.minimum(clipped.max() - clipped, LOSS_CLIP)
+
+
+def _rank(scores: np.ndarray) -> np.ndarray:
+    """0 for the best move, 1 for the next distinct score, ... (ties share a rank)."""
+    distinct = np.unique(-scores)
+    return np.searchsorted(distinct, -scores)
+
+
+def engine_move_index(searcher, board, nodes: int = ENGINE_NODES) -> int:
+    """Index in board.legal_moves() of the move full strength plays at `nodes` nodes (a fresh
+    table, so that it does not depend on what was searched before)."""
+    from search.timeman import Limits
+
+    searcher.clear()
+    searcher.prepare()
+    best = searcher.run(board, Limits(nodes=nodes)).best
+    return board.legal_moves().index(best)
+
+
+def features(raw: np.ndarray, engine: int) -> tuple[np.ndarray, np.ndarray]:
+    """(dense [n, N_DENSE] float32, square indices [n, 2] int32) of the moves of one position;
+    `engine` is the index of full strength's move among them."""
+    n = len(raw)
+    loss1, lossd = _loss(raw[:, R_SHALLOW]) / 100, _loss(raw[:, R_DEEP]) / 100
+    rank1, rankd = _rank(raw[:, R_SHALLOW]), _rank(raw[:, R_DEEP])
+    piece = raw[:, R_PIECE]
+    capture = raw[:, R_CAPTURED] > 0
+    dense = np.empty((n, N_DENSE), dtype=np.float32)
+    columns = (loss1, np.log1p(loss1), loss1 == 0, lossd, np.log1p(lossd), lossd == 0, lossd <= 0.3,
+               rank1 == 1, rank1 == 2, (rank1 >= 3) & (rank1 <= 4), rankd == 1, rankd == 2,
+               capture, raw[:, R_CAPTURED] / 900, raw[:, R_RECAPTURE], raw[:, R_CHECK], raw[:, R_CASTLE],
+               raw[:, R_PROMOTION], (piece == PAWN) & (raw[:, R_DOUBLE] == 0), raw[:, R_DOUBLE],
+               raw[:, R_DISTANCE] / 7, raw[:, R_FORWARD] / 7, raw[:, R_DEVELOP],
+               (piece == KING) & (raw[:, R_CASTLE] == 0), raw[:, R_ESCAPE], raw[:, R_LEFT_EN_PRISE],
+               np.arange(n) == engine, np.ones(n))
+    for k, column in enumerate(columns):
+        dense[:, k] = column
+    squares = np.empty((n, 2), dtype=np.int32)
+    squares[:, 0] = piece * 64 + raw[:, R_TO]
+    squares[:, 1] = 6 * 64 + piece * 64 + raw[:, R_FROM]
+    return dense, squares
+
+
+# ---- the model ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Model:
+    """Utility of a move at rating R: sum over features of (a + b r + c r^2) x feature, plus
+    (a + b r) for its two squares, with r = (R - 1500) / 400."""
+    dense: np.ndarray        # [3, N_DENSE]
+    squares: np.ndarray      # [2, N_SQUARES]
+    deep: int = DEEP_DEPTH
+
+    def utilities(self, dense: np.ndarray, squares: np.ndarray, rating: float) -> np.ndarray:
+        r = (rating - RATING_CENTRE) / RATING_SCALE
+        w = self.dense[0] + r * self.dense[1] + r * r * self.dense[2]
+        s = self.squares[0] + r * self.squares[1]
+        return dense.astype(np.float64) @ w + s[squares[:, 0]] + s[squares[:, 1]]
+
+    def probabilities(self, dense: np.ndarray, squares: np.ndarray, rating: float) -> np.ndarray:
+        u = self.utilities(dense, squares, rating)
+        p = np.exp(u - u.max())
+        return p / p.sum()
+
+    def save(self, path: Path = MODEL_FILE) -> None:
+        np.savez(path, dense=self.dense, squares=self.squares, deep=self.deep, names=np.array(DENSE))
+
+
+def load(path: Path = MODEL_FILE) -> Model:
+    with np.load(path) as data:
+        if tuple(str(name) for name in data["names"]) != DENSE:
+            raise ValueError(f"{path}: made for other features than this engine's")
+        return Model(data["dense"].copy(), data["squares"].copy(), int(data["deep"]))
+
+
+@dataclass
+class Chooser:
+    """Chooses a move as the model says a player of `rating` would: sampled from its
+    probabilities raised to `sharpen` (1: as the model says; `argmax`: its most likely move)."""
+    model: Model
+    rating: float
+    argmax: bool = False
+    sharpen: float = 1.0
+    search: FeatureSearch = field(default_factory=FeatureSearch)
+    engine: object = None            # the full-strength Searcher of the engine-move feature, made when needed
+
+    def distribution(self, board) -> tuple[list[int], np.ndarray, np.ndarray]:
+        """The legal moves, their probabilities and their deeper-search scores."""
+        moves, raw = self.search.raw(board, self.model.deep)
+        if not moves:
+            return moves, np.zeros(0), np.zeros(0, dtype=np.int64)
+        if self.engine is None:
+            from search.driver import Searcher
+
+            self.engine = Searcher(1)
+        u = self.model.utilities(*features(raw, engine_move_index(self.engine, board)), self.rating) * self.sharpen
+        p = np.exp(u - u.max())
+        return moves, p / p.sum(), raw[:, R_DEEP]
+
+    def choose(self, board, seed: int) -> tuple[int, int]:
+        """(move, its deeper-search score); move 0 when there is none. The sample repeats for a
+        given seed and position."""
+        moves, p, scores = self.distribution(board)
+        if not moves:
+            return 0, 0
+        if self.argmax:
+            index = int(np.argmax(p))
+        else:
+            rng = random.Random(f"{seed}:{board.key}:{board.ply}")
+            index = min(int(np.searchsorted(np.cumsum(p), rng.random(), side="right")), len(p) - 1)
+        return moves[index], int(scores[index])

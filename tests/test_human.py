@@ -1,0 +1,82 @@
+"""The human model (search/human.py's kernel, search/human_model.py): what it sees in a move, the
+shipped weights, and a level that plays its move."""
+
+import numpy as np
+
+from engine.board import Board
+from search.human import R_CAPTURED, R_CASTLE, R_CHECK, R_DEEP, R_ESCAPE, R_RECAPTURE, R_SHALLOW
+from search.human_model import N_DENSE, Chooser, FeatureSearch, features, load
+
+HANGING_QUEEN = "rnb1kbnr/pppp1ppp/8/4p1q1/4P3/3P4/PPP2PPP/RNBQKBNR w KQkq - 1 3"   # Bxg5 wins the queen
+TWO_KNIGHTS = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "f3g5", "d7d5", "e4d5"]                 # ...Nxd5 recaptures
+
+
+def board_after(moves: list[str]) -> Board:
+    board = Board()
+    for text in moves:
+        board.push_uci(text)
+    return board
+
+
+def raw_by_move(board: Board) -> dict[str, np.ndarray]:
+    moves, raw = FeatureSearch().raw(board)
+    return {board.uci(m): r for m, r in zip(moves, raw)}
+
+
+def test_the_kernel_sees_recaptures_checks_captures_and_rescues():
+    raw = raw_by_move(board_after(TWO_KNIGHTS))
+    assert raw["f6d5"][R_RECAPTURE] == 1 and raw["f6d5"][R_CAPTURED] == 100
+    assert raw["c6d4"][R_RECAPTURE] == 0 and raw["c6d4"][R_CAPTURED] == 0
+    assert raw["f6d5"][R_ESCAPE] == 0
+    castling = raw_by_move(board_after(["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5"]))
+    assert castling["e1g1"][R_CASTLE] == 1 and castling["e1f1"][R_CASTLE] == 0
+    assert castling["c4f7"][R_CHECK] == 1 and castling["c4f7"][R_CAPTURED] == 100 and castling["c4b5"][R_CHECK] == 0
+    queen = raw_by_move(Board(HANGING_QUEEN))
+    assert queen["c1g5"][R_CAPTURED] == 900
+    best = max(queen, key=lambda move: queen[move][R_DEEP])
+    assert best == "c1g5" and queen["c1g5"][R_SHALLOW] == max(r[R_SHALLOW] for r in queen.values())
+
+
+def test_features_do_not_depend_on_what_was_searched_before():
+    search = FeatureSearch()
+    first = search.raw(Board(HANGING_QUEEN))[1]
+    search.raw(board_after(TWO_KNIGHTS))
+    assert np.array_equal(search.raw(Board(HANGING_QUEEN))[1], first)
+    dense, squares = features(first, 0)
+    assert dense.shape == (len(first), N_DENSE) and squares.shape == (len(first), 2)
+
+
+POSITIONS = [HANGING_QUEEN,
+             "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+             "r2qkbnr/ppp2ppp/4p3/3p1b2/2Pn1B2/1QN5/PP2PPPP/R3KBNR w KQkq - 0 6",
+             "rnbqr1k1/ppb2ppp/2p1pn2/2Pp4/PP1P4/2N1PN2/5PPP/R1BQKB1R w KQ - 1 9",
+             "r1b1kbnr/ppp1p2p/2n3p1/8/8/2Pp4/PP1N1PPP/R1B1KBNR w KQkq - 0 9",
+             "4Q3/6pk/5p1p/8/8/1p2B2P/4nPP1/R6K w - - 1 30",
+             "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7",
+             "2r2rk1/pp1bqppp/2n1pn2/3p4/3P4/2PBPN2/P1Q2PPP/R1B2RK1 b - - 3 13"]
+
+
+def test_the_shipped_model_learnt_that_stronger_players_lose_less():
+    """Learnt from the games, not set: the winning capture is the likeliest move at every rating,
+    and over these positions a player rated 1900 gives away less, on average, than one rated 1100."""
+    expected_loss = {}
+    for rating in (1100, 1900):
+        chooser, losses = Chooser(load(), rating), []
+        for fen in POSITIONS:
+            board = Board(fen)
+            moves, p, scores = chooser.distribution(board)
+            if fen == HANGING_QUEEN:
+                assert board.uci(moves[int(np.argmax(p))]) == "c1g5"
+            losses.append(float(p @ np.minimum(scores.max() - scores, 1000)))
+        expected_loss[rating] = np.mean(losses)
+    assert expected_loss[1900] < expected_loss[1100]
+
+
+def test_a_sampled_choice_repeats_for_a_seed_and_varies_between_seeds():
+    chooser = Chooser(load(), 1500)
+    board = board_after(TWO_KNIGHTS)
+    picks = [chooser.choose(board, seed)[0] for seed in range(1, 13)]
+    assert picks == [chooser.choose(board, seed)[0] for seed in range(1, 13)]
+    assert all(board.is_legal(move) for move in picks)
+    assert "f6d5" in {board.uci(move) for move in picks} and len(set(picks)) > 1
+    assert Chooser(load(), 1500, argmax=True).choose(board, 1)[0] == Chooser(load(), 1500, argmax=True).choose(board, 2)[0]
