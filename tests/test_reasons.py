@@ -139,12 +139,15 @@ def test_forks_allowed_and_missed():
 def test_trapped_pieces_allowed_and_missed():
     """a3 attacks the knight on b4, and every square it has is covered: it is trapped."""
     fen = "5rk1/p4ppp/8/1P6/1n2P3/8/P1P5/R2K4 b - - 0 1"
-    assert said(fen, "h6", 0, ("a5", "Ke2"), 290, ("a3", "Kh7", "axb4")) == "allows a3, trapping the knight on b4"
+    assert said(fen, "h6", 0, ("a5", "Ke2"), 290, ("a3", "Kh7", "axb4")) == \
+        "allows a3, trapping the knight on b4"
     fen = "5rk1/p4ppp/8/1P6/1n2P3/8/P1P5/R2K4 w - - 0 1"
-    assert said(fen, "Ke2", 290, ("a3", "Kh8", "axb4"), 0, ("a5", "Kd2")) == "misses a3, trapping the knight on b4"
+    assert said(fen, "Ke2", 290, ("a3", "Kh8", "axb4"), 0, ("a5", "Kd2")) == \
+        "misses a3, trapping the knight on b4"
     # A rook that cannot move because it is pinned to its king.
     fen = "5k2/5ppp/3r4/8/8/4B3/5PPP/6K1 b - - 0 1"
-    assert said(fen, "g6", 0, ("Rd5", "Kf1"), 300, ("Bc5", "Kg7", "Bxd6")) == "allows Bc5, pinning the rook on d6"
+    assert said(fen, "g6", 0, ("Rd5", "Kf1"), 300, ("Bc5", "Kg7", "Bxd6")) == \
+        "allows Bc5, pinning the rook on d6"
     # A knight with a safe square is not trapped: it is lost in the line, and only that is said.
     fen = "r5k1/ppp2ppp/8/8/1n2P3/5P2/P1P3PP/R5K1 b - - 0 16"
     assert "trapping" not in said(fen, "Re8", 20, ("a5", "a3", "Nc6"), 280, ("a3", "Nd3", "cxd3", "Rd8"))
@@ -190,7 +193,8 @@ def test_a_blunder_is_never_explained_by_a_pawn():
     fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
     assert said(fen, "Ke2", 40, ("Nf3", "Nc6"), 290, ("Nf6", "h3", "Nxe4")) == \
         "the evaluation drops from +0.4 to \u22122.9 for White"
-    assert said(fen, "Ke2", 40, ("Nf3", "Nc6"), 90, ("Nf6", "h3", "Nxe4")) == "loses the pawn on e4 (2... Nf6 3. h3 Nxe4)"
+    assert said(fen, "Ke2", 40, ("Nf3", "Nc6"), 90, ("Nf6", "h3", "Nxe4")) == \
+        "loses the pawn on e4 (2... Nf6 3. h3 Nxe4)"
 
 
 # ---- the account ------------------------------------------------------------------------------

@@ -39,7 +39,8 @@ def review_twice() -> tuple[dict, dict]:
 def verdicts(pgn: str) -> list[tuple[str, set[int], list[str]]]:
     """Each move's comment, NAGs and better line, from an annotated PGN."""
     game = chess.pgn.read_game(io.StringIO(pgn))
-    return [(node.comment, set(node.nags), [str(v) for v in node.parent.variations[1:]]) for node in game.mainline()]
+    return [(node.comment, set(node.nags), [str(v) for v in node.parent.variations[1:]])
+            for node in game.mainline()]
 
 
 def test_a_review_repeats_exactly_and_jitfish_analyse_agrees(tmp_path):
