@@ -38,7 +38,7 @@ UNTIMED_SECONDS = 1.5          # full strength without a clock thinks this long 
 RESERVE_SECONDS = 0.15         # kept off the robot's clock for the pipe and the server
 MOVE_OVERHEAD_MS = 50
 START_TIMEOUT = 120.0          # a cold numba cache compiles for about a minute before `readyok`
-QUICK_ANSWER = "compiling"     # in the `info string` of a quick search (jitfish/uci.py: before the kernels are in)
+QUICK_ANSWER = "a quick move"  # the `info string` of a quick search (jitfish/uci.py: before the kernels are in)
 QUICK_RETRY_SECONDS = 0.5
 
 # The page's level list: Elo and a name. Any Elo from MIN_ELO to FULL_STRENGTH_ELO is accepted.
