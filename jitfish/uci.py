@@ -231,16 +231,17 @@ def _python_chess_position(args: list[str], chess960: bool):
     return board
 
 
-def _load_wait(limits, white: bool, budget) -> float:
+def _load_wait(limits, white: bool, budget) -> float | None:
     """How long a `go` may wait for kernels that are loading (about a second from a warm cache):
-    what the clock can spare (a tenth of it, at most EARLY_GO_WAIT_S), most of a fixed move time,
-    or, without a time, EARLY_GO_WAIT_S; past it the quick search plays."""
+    what the clock can spare (a tenth of it, at most EARLY_GO_WAIT_S) or most of a fixed move
+    time, past which the quick search plays; an analysis (`infinite`, `depth`, `nodes`, `mate`
+    without a time) waits for them (None), since it asks for the search, not for a quick answer."""
     clock = limits.wtime if white else limits.btime
-    if limits.movetime is not None and not limits.infinite and not limits.ponder:
+    if limits.infinite or (limits.movetime is None and clock is None):
+        return None
+    if limits.movetime is not None and not limits.ponder:
         return budget.seconds * 0.8
-    if clock is not None and not limits.infinite:
-        return min(EARLY_GO_WAIT_S, clock / 10000)
-    return EARLY_GO_WAIT_S
+    return min(EARLY_GO_WAIT_S, clock / 10000)
 
 
 def _spend(limits, white: bool, elapsed_ms: int) -> None:
@@ -530,8 +531,9 @@ class UciLoop:
             limits = Limits()
         overhead = int(self._early.option(self.options, "Move Overhead"))
         budget = quickmove.budget_for(limits, board.turn, overhead)
-        if not self.kernels.compiling and self.ready.wait(max(0.0, _load_wait(limits, board.turn, budget)
-                                                              - (time.monotonic() - received))):
+        wait = _load_wait(limits, board.turn, budget)
+        if not self.kernels.compiling and self.ready.wait(
+                None if wait is None else max(0.0, wait - (time.monotonic() - received))):
             return True
         for text in warnings[:MAX_GO_WARNINGS]:
             self.warn(text)

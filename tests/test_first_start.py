@@ -143,6 +143,17 @@ def test_a_go_waits_for_kernels_that_are_loading_and_then_searches_as_usual(monk
     assert any(" nps " in line and " hashfull " in line for line in engine.lines)   # the real search's lines
 
 
+def test_an_analysis_waits_for_loading_kernels_however_long_they_take(monkeypatch):
+    """A node-limited `go` (the browser's review, an analysis GUI) asks for the search itself: it
+    waits past the clock's EARLY_GO_WAIT_S for a slow load instead of taking the quick search."""
+    engine = Loop(monkeypatch, kernels.LOADING)
+    threading.Timer(uci_module.EARLY_GO_WAIT_S + 0.5, engine.loop.kernels.release.set).start()
+    engine.send("position startpos", "go nodes 20000")
+    engine.wait_for("bestmove", timeout=120)
+    assert not any("quick move" in line for line in engine.lines)
+    assert any(" nodes " in line and " hashfull " in line for line in engine.lines)
+
+
 def test_the_quick_search_sees_mates_and_captures_and_keeps_inside_its_time():
     stop = threading.Event()
     board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
