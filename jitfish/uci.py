@@ -504,12 +504,7 @@ class UciLoop:
         """Check a command that needs the kernels now (bad input is refused now, as later) and keep
         it for when they are in; an early `go` plays in the position it sets."""
         if command == "setoption":
-            name, value = _setoption_parts(args)
-            try:
-                option = self.options.find(name)
-                typed = option.parse(value)
-            except ValueError as exc:
-                raise UciError(str(exc)) from None
+            option, _, typed = self._checked_option(args)
             self._early.options[option.name] = typed
         elif command == "position":
             chess960 = bool(self._early.option(self.options, "UCI_Chess960"))
@@ -561,13 +556,18 @@ class UciLoop:
     def cmd_register(self, args: list[str]) -> None:
         self.send("info string Jitfish is free software under GPL-3.0-or-later and needs no registration")
 
-    def cmd_setoption(self, args: list[str]) -> None:
+    def _checked_option(self, args: list[str]):
+        """The option, value text and typed value of `setoption name <id> [value <x>]` (UciError
+        says what is wrong with them)."""
         name, value = _setoption_parts(args)
         try:
             option = self.options.find(name)
-            typed = option.parse(value)
+            return option, value, option.parse(value)
         except ValueError as exc:
             raise UciError(str(exc)) from None
+
+    def cmd_setoption(self, args: list[str]) -> None:
+        option, value, typed = self._checked_option(args)
         self.wait_ready()
         if not self._over(self.search):
             # As Stockfish, take it now and let the next search use it (GNOME Chess sends its
