@@ -1,12 +1,13 @@
 """Calibrate the difficulty levels: play the pairings of a plan, then fit one Elo scale to all games.
 
-    python -m tools.calibration.calibrate run --plan rows|top|chain|low|levels|floor|slow|slowtop|recheck|upper|toprow|clock|network|club --out runs/calib [--engine .venv/bin/jitfish] [--tc 5+0.05]
+    python -m tools.calibration.calibrate run --plan rows|top|chain|low|levels|floor|slow|slowtop|recheck|upper|toprow|clock|network|club|human --out runs/calib [--engine .venv/bin/jitfish] [--tc 5+0.05]
     python -m tools.calibration.calibrate fit runs/calib/*.json
     python -m tools.calibration.calibrate compare L1800 --before runs/fast/*.json --after runs/slow/*.json
 
 Players are Jitfish levels (`L1000` is `UCI_LimitStrength` with `UCI_Elo 1000`, `full` is full
 strength), Stockfish anchors (`sf1350` is Debian's Stockfish with `UCI_Elo 1350`, whose rating is
-taken as given) and the floor anchors of tools/calibration/anchors.py (`random`, `greedy`). Below Stockfish's
+taken as given), the floor anchors of tools/calibration/anchors.py (`random`, `greedy`) and the
+human model (`H1500`: its most likely move at lichess 1500; `H1500b2`: a sample sharpened by 2). Below Stockfish's
 floor the scale is carried by chaining levels against each other. The fit is a joint maximum
 likelihood of the logistic Elo model over every game (draws as half points), with the anchors'
 ratings fixed and one virtual draw per pairing as a prior (so a 100% score stays finite); error
@@ -72,6 +73,9 @@ PLANS = {
     # After the 1370 row was relabelled 1330 (level 1400 had measured 1285 at 10+0.1): the levels
     # it moved (run at both clocks).
     "club": [("L1400", "sf1350", 40), ("L1200", "sf1350", 30)],
+    # The human model (tools/calibration/human_player.py) before a level uses it (issue 48): where
+    # do its most likely move and its samples (b1: as it says, b2: sharpened) play on the anchors' scale?
+    "human": [("H1500", "sf1350", 20), ("H1500", "sf1800", 20), ("H1500b1", "sf1350", 20), ("H1500b2", "sf1350", 20)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
@@ -93,6 +97,10 @@ def engine_tokens(name: str, jitfish: str) -> list[str]:
                 f"option.UCI_Elo={name[2:]}", "option.Move Overhead=50"]
     if name in ("random", "greedy"):
         return [f"cmd={sys.executable} -m tools.calibration.anchors {name}", f"name={name}"]
+    match = re.fullmatch(r"H(\d+)(?:b([\d.]+))?", name)
+    if match:                # the human model at a rating: its most likely move, or a sample sharpened by b
+        how = f"--sharpen {match.group(2)}" if match.group(2) else "--argmax"
+        return [f"cmd={sys.executable} -m tools.calibration.human_player {match.group(1)} {how}", f"name={name}"]
     raise ValueError(f"unknown player {name!r}")
 
 
