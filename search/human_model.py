@@ -21,7 +21,6 @@ import numpy as np
 from engine.defs import KING, MATE_IN_MAX, NO_EVAL, PAWN
 from search import tt as tt_module
 from search.human import (
-    DEEP_DEPTH,
     R_CAPTURED,
     R_CASTLE,
     R_CHECK,
@@ -58,6 +57,7 @@ from search.workspace import (
 MODEL_FILE = Path(__file__).with_name("human.npz")
 LOSS_CLIP = 1000             # centipawns: a loss beyond this is as bad as this (mates too)
 RATING_CENTRE, RATING_SCALE = 1500.0, 400.0
+DEEP = 3                     # each move's deeper score: the move, then a full-width search of depth 2
 ENGINE_NODES = 20000         # full strength's move at this many nodes is one of the features
 
 # The dense features of a move (features()), each with a weight and two rating slopes.
@@ -80,7 +80,7 @@ class FeatureSearch:
         self.tt = tt_module.allocate(table_mb)
         self.ctl = ctl_view(self.ws)
 
-    def raw(self, board, deep: int = DEEP_DEPTH) -> tuple[list[int], np.ndarray]:
+    def raw(self, board, deep: int = DEEP) -> tuple[list[int], np.ndarray]:
         """The legal moves of `board` and their raw quantities (move_raw)."""
         moves = board.legal_moves()
         raw = np.zeros((len(moves), RAW_COLUMNS), dtype=np.int64)
@@ -160,7 +160,7 @@ class Model:
     (a + b r) for its two squares, with r = (R - 1500) / 400."""
     dense: np.ndarray        # [3, N_DENSE]
     squares: np.ndarray      # [2, N_SQUARES]
-    deep: int = DEEP_DEPTH
+    deep: int = DEEP
 
     def utilities(self, dense: np.ndarray, squares: np.ndarray, rating: float) -> np.ndarray:
         r = (rating - RATING_CENTRE) / RATING_SCALE
