@@ -36,9 +36,13 @@ class KernelLoader:
 
     def _run(self) -> None:
         try:
+            import os
+
             from engine import cachedir
 
-            if not cachedir.is_complete(cachedir.cache_dir()):
+            # No cache folder (an unwritable home): numba caches beside the sources, if it can,
+            # and the load below compiles what it must.
+            if "NUMBA_CACHE_DIR" in os.environ and not cachedir.is_complete(cachedir.cache_dir()):
                 self.state = COMPILING
                 started = time.monotonic()
                 self.compiler = subprocess.Popen(
