@@ -45,8 +45,10 @@ class KernelLoader:
             if "NUMBA_CACHE_DIR" in os.environ and not cachedir.is_complete(cachedir.cache_dir()):
                 self.state = COMPILING
                 started = time.monotonic()
+                # From the folder this package is in, so that `-m` finds these sources and no
+                # others in the engine's working folder; the cache folder comes by the environment.
                 self.compiler = subprocess.Popen(
-                    [sys.executable, "-m", "jitfish.warmup"], stdin=subprocess.DEVNULL,
+                    [sys.executable, "-m", "jitfish.warmup"], cwd=cachedir.ROOT, stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
                 self.compiler.wait()           # a failure there is found again, and said, below
                 self.compile_seconds = time.monotonic() - started
