@@ -4,8 +4,8 @@ The main thread only reads and dispatches, so `isready`, `stop` and `ponderhit` 
 while a search runs. `uci` and `isready` are answered at once: the numba kernels load on a
 background thread (jitfish/kernels.py; compiled first when the cache is cold). Until they are in,
 `setoption`, `position` and `ucinewgame` are checked at once and carried out when the kernels
-are (in order), and a `go` waits for a loading cache up to half its time, or is answered by
-the quick search of jitfish/quickmove.py while they compile.
+are (in order); a `go` waits for loading kernels as long as its clock allows (an analysis until
+they are in), and while they compile it is answered by the quick search of jitfish/quickmove.py.
 
 Two rules keep every client going (docs/uci.md, Reliability):
 - `position`, `setoption` and the other commands are validated completely before anything is
@@ -48,7 +48,6 @@ GO_DROPPED = ("movestogo",)       # unusable, the part goes; the others become t
 GO_NUMBERS = tuple(GO_RANGES)
 GO_FLAGS = ("infinite", "ponder")
 GO_KEYWORDS = GO_NUMBERS + GO_FLAGS + ("searchmoves",)
-ANSWERED_AT_ONCE = ("uci", "debug", "isready", "register", "quit", "stop", "ponderhit", "go")
 DEFERRED = ("setoption", "position", "ucinewgame")    # checked at once, carried out with the kernels
 EARLY_GO_WAIT_S = 3.0             # the longest a `go` waits for a loading (warm) cache
 
