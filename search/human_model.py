@@ -12,6 +12,7 @@ weights ship as search/human.npz.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -177,6 +178,12 @@ class Model:
         np.savez(path, dense=self.dense, squares=self.squares, deep=self.deep, names=np.array(DENSE))
 
 
+@functools.lru_cache(maxsize=1)
+def shipped() -> Model:
+    """The shipped weights, read once."""
+    return load()
+
+
 def load(path: Path = MODEL_FILE) -> Model:
     with np.load(path) as data:
         if tuple(str(name) for name in data["names"]) != DENSE:
@@ -186,17 +193,19 @@ def load(path: Path = MODEL_FILE) -> Model:
 
 @dataclass
 class Chooser:
-    """Chooses a move as the model says a player of `rating` would: sampled from its
-    probabilities raised to `sharpen` (1: as the model says; `argmax`: its most likely move)."""
+    """Chooses a move as the model says a player of `rating` would: a `share` of the moves
+    (decided per position by the seed) sampled from its probabilities raised to `sharpen`, the
+    others its most likely move (share 1: always a sample; share 0: always the most likely move).
+    `engine` is the full-strength Searcher of the engine-move feature (made when needed)."""
     model: Model
     rating: float
-    argmax: bool = False
+    share: float = 1.0
     sharpen: float = 1.0
     search: FeatureSearch = field(default_factory=FeatureSearch)
-    engine: object = None            # the full-strength Searcher of the engine-move feature, made when needed
+    engine: object = None
 
     def distribution(self, board) -> tuple[list[int], np.ndarray, np.ndarray]:
-        """The legal moves, their probabilities and their deeper-search scores."""
+        """The legal moves, their probabilities (sharpened) and their deeper-search scores."""
         moves, raw = self.search.raw(board, self.model.deep)
         if not moves:
             return moves, np.zeros(0), np.zeros(0, dtype=np.int64)
@@ -208,15 +217,23 @@ class Chooser:
         p = np.exp(u - u.max())
         return moves, p / p.sum(), raw[:, R_DEEP]
 
+    def nodes(self) -> int:
+        """Nodes the last choice searched (the features' searches and full strength's)."""
+        return int(self.search.ctl[CTL_NODES]) + (self.engine.nodes() if self.engine is not None else 0)
+
     def choose(self, board, seed: int) -> tuple[int, int]:
-        """(move, its deeper-search score); move 0 when there is none. The sample repeats for a
+        """(move, its deeper-search score); move 0 when there is none. The choice repeats for a
         given seed and position."""
         moves, p, scores = self.distribution(board)
         if not moves:
             return 0, 0
-        if self.argmax:
-            index = int(np.argmax(p))
-        else:
-            rng = random.Random(f"{seed}:{board.key}:{board.ply}")
-            index = min(int(np.searchsorted(np.cumsum(p), rng.random(), side="right")), len(p) - 1)
+        index = pick(p, self.share, random.Random(f"{seed}:{board.key}:{board.ply}"))
         return moves[index], int(scores[index])
+
+
+def pick(p: np.ndarray, share: float, rng: random.Random) -> int:
+    """Index of the move played: with probability `share` a sample from `p`, else its most
+    likely move (no draw is spent on the share when it is 0 or 1)."""
+    if share <= 0 or (share < 1 and rng.random() >= share):
+        return int(np.argmax(p))
+    return min(int(np.searchsorted(np.cumsum(p), rng.random(), side="right")), len(p) - 1)

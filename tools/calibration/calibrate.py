@@ -7,7 +7,8 @@
 Players are Jitfish levels (`L1000` is `UCI_LimitStrength` with `UCI_Elo 1000`, `full` is full
 strength), Stockfish anchors (`sf1350` is Debian's Stockfish with `UCI_Elo 1350`, whose rating is
 taken as given), the floor anchors of tools/calibration/anchors.py (`random`, `greedy`) and the
-human model (`H1500`: its most likely move at lichess 1500; `H1500b2`: a sample sharpened by 2). Below Stockfish's
+human model (`H1500`: its most likely move at lichess 1500; `H1500b2`: a sample sharpened by 2;
+`H800s0.3`: a sample at 30% of the moves, the most likely move at the others). Below Stockfish's
 floor the scale is carried by chaining levels against each other. The fit is a joint maximum
 likelihood of the logistic Elo model over every game (draws as half points), with the anchors'
 ratings fixed and one virtual draw per pairing as a prior (so a 100% score stays finite); error
@@ -76,6 +77,21 @@ PLANS = {
     # The human model (tools/calibration/human_player.py) before a level uses it (issue 48): where
     # do its most likely move and its samples (b1: as it says, b2: sharpened) play on the anchors' scale?
     "human": [("H1500", "sf1350", 20), ("H1500", "sf1800", 20), ("H1500b1", "sf1350", 20), ("H1500b2", "sf1350", 20)],
+    # Where the model's forms play (issue 48, the levels' mapping): its most likely move at the top
+    # and the bottom of the data's ratings, and a share of samples at the bottom, chained through
+    # level 1000 below Stockfish's floor.
+    "humanmap": [("H2000", "sf1800", 40), ("H800", "sf1350", 40), ("H800s0.5", "L1000", 40), ("L1000", "sf1350", 40),
+                 ("H1200", "sf1600", 40)],
+    # The levels that play the human model (search/levels.py HUMAN_LEVELS; run at both clocks):
+    # level 1000 against Stockfish's floor and chained through level 1200.
+    "humanlevels": [("L1200", "sf1350", 40), ("L1000", "L1200", 40), ("L1000", "sf1350", 40), ("L1400", "sf1350", 40),
+                    ("L1600", "sf1600", 40)],
+    # After the first reading: level 1000 (share 0.15 to 0.27) and 1400 (rating 1000 to 920) again.
+    "humanlevels2": [("L1000", "L1200", 40), ("L1000", "sf1350", 40), ("L1400", "sf1350", 40)],
+    # Level 1000 scores about 20% against its only anchor: more games.
+    "humanlevels3": [("L1000", "sf1350", 40)],
+    # Levels 1000 and 1200 after their shares of samples went up (0.27 to 0.35, 0 to 0.1; both clocks).
+    "humanlow": [("L1200", "sf1350", 40), ("L1000", "sf1350", 80), ("L1000", "L1200", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
@@ -97,9 +113,9 @@ def engine_tokens(name: str, jitfish: str) -> list[str]:
                 f"option.UCI_Elo={name[2:]}", "option.Move Overhead=50"]
     if name in ("random", "greedy"):
         return [f"cmd={sys.executable} -m tools.calibration.anchors {name}", f"name={name}"]
-    match = re.fullmatch(r"H(\d+)(?:b([\d.]+))?", name)
-    if match:                # the human model at a rating: its most likely move, or a sample sharpened by b
-        how = f"--sharpen {match.group(2)}" if match.group(2) else "--argmax"
+    match = re.fullmatch(r"H(\d+)(?:b([\d.]+)|s([\d.]+))?", name)
+    if match:                # the human model at a rating: its most likely move, a sample sharpened by b, or a share s sampled
+        how = f"--sharpen {match.group(2)}" if match.group(2) else f"--share {match.group(3) or 0}"
         return [f"cmd={sys.executable} -m tools.calibration.human_player {match.group(1)} {how}", f"name={name}"]
     raise ValueError(f"unknown player {name!r}")
 

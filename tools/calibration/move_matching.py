@@ -70,7 +70,7 @@ def jitfish_mover(player: str, seed: int) -> Mover:
         from search import human_model as human
 
         rating, _, mode = player[len("human"):].partition("-")
-        chooser = human.Chooser(human.load(), int(rating), argmax=mode == "argmax")
+        chooser = human.Chooser(human.load(), int(rating), share=0.0 if mode == "argmax" else 1.0)
 
         def move(position: Position) -> str:
             board = _board(Board, position)

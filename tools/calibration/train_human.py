@@ -4,6 +4,7 @@
     python -m tools.calibration.train_human extract --held-out --out runs/human/held.npz
     python -m tools.calibration.train_human fit runs/human/train.npz [--save search/human.npz]
     python -m tools.calibration.train_human evaluate runs/human/held.npz [--model search/human.npz]
+    python -m tools.calibration.train_human forms runs/human/held-d3.npz --ratings 800 1500 --shares 0 0.1 --sharpen 2
 
 `extract` replays every training game (tools/calibration/human_games.py: never a held-out one)
 and records, for the positions from ply 10 on (every `--every`-th, deterministically), each legal
@@ -11,7 +12,10 @@ move's raw quantities from search/human.py's kernel, the move the person played 
 rating; `--held-out` does the same for the move-matching positions of every band. `fit` finds the
 weights of maximum likelihood (conditional logit, a small L2 penalty) by L-BFGS in numpy and
 saves them; `evaluate` prints, per band, the model's top-1 match and its expected match when
-sampling, at the band's centre rating.
+sampling, at the band's centre rating; `forms` compares the ways a level could play the model
+(its most likely move with a share of samples, or a sharpened sample) at fixed ratings: expected
+match per band, and the expected loss and blunder rate of the moves it would play by the deeper
+search's scores.
 """
 
 from __future__ import annotations
@@ -310,6 +314,38 @@ def evaluate(path: Path, model_path: Path, sharpen: list[float]) -> str:
     return "\n".join(lines)
 
 
+def forms(path: Path, model_path: Path, ratings: list[float], shares: list[float], sharpen: list[float]) -> str:
+    """For each rating and form (`s0.1`: the most likely move, a sample at 10% of the moves;
+    `b2`: always a sample of p^2): expected match per band over the held-out positions (all at
+    that one rating), expected centipawn loss of the move played by the deeper search (clipped
+    at 1000) and the share of moves losing 300 or more."""
+    from search.human import R_DEEP
+    from search.human_model import load
+
+    model = load(model_path)
+    data = Data(path)
+    deep = np.clip(np.load(path)["raw"][:, R_DEEP].astype(np.float64), -30000, 30000)
+    starts = data.offsets[:-1]
+    loss = np.minimum(np.maximum.reduceat(deep, starts)[data.group] - deep, 1000)
+    index = {pid: i for i, pid in enumerate(data.ids)}
+    bands = {lo: [index[p.id] for p in held_out_sample(lo)] for lo in BANDS}
+    lines = ["| rating | form | " + " | ".join(band_name(lo) for lo in BANDS) + " | expected loss | losing 300+ |",
+             "| --- | --- |" + " --- |" * (len(BANDS) + 2)]
+    for rating in ratings:
+        u = utilities(data, model.dense, model.squares, np.full(len(data.chosen), float(rating)))
+        top = np.maximum.reduceat(u, starts)[data.group]
+        likeliest = (u == top).astype(np.float64)
+        likeliest /= np.add.reduceat(likeliest, starts)[data.group]
+        for label, beta, share in [(f"s{x:g}", 1.0, x) for x in shares] + [(f"b{b:g}", b, 1.0) for b in sharpen]:
+            e = np.exp(beta * (u - top))
+            p = share * e / np.add.reduceat(e, starts)[data.group] + (1 - share) * likeliest
+            match = p[data.target]
+            cells = " | ".join(f"{match[bands[lo]].mean():.1%}" for lo in BANDS)
+            lines.append(f"| {rating:g} | {label} | {cells} | {np.add.reduceat(p * loss, starts).mean():.1f} | "
+                         f"{np.add.reduceat(p * (loss >= 300), starts).mean():.1%} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.calibration.train_human", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -336,8 +372,16 @@ def main(argv: list[str] | None = None) -> int:
     ev.add_argument("data", type=Path)
     ev.add_argument("--model", type=Path, default=Path("search/human.npz"))
     ev.add_argument("--sharpen", type=float, nargs="*", default=[1.0, 2.0, 4.0])
+    fo = sub.add_parser("forms", help="the ways a level could play the model, compared on the held-out positions")
+    fo.add_argument("data", type=Path)
+    fo.add_argument("--model", type=Path, default=Path("search/human.npz"))
+    fo.add_argument("--ratings", type=float, nargs="+", default=[800, 1000, 1200, 1500, 1800])
+    fo.add_argument("--shares", type=float, nargs="*", default=[0, 0.1, 0.2, 0.35, 0.5, 1])
+    fo.add_argument("--sharpen", type=float, nargs="*", default=[2, 4])
     args = parser.parse_args(argv)
-    if args.command == "extract":
+    if args.command == "forms":
+        print(forms(args.data, args.model, args.ratings, args.shares, args.sharpen))
+    elif args.command == "extract":
         extract(args.out, args.every, args.held_out, args.limit)
     elif args.command == "reextract":
         reextract(args.source, args.out, args.deep)
