@@ -16,7 +16,7 @@ from typing import Callable, TextIO
 import chess
 
 from engine.board import Board
-from search.levels import effective_elo, level_for_elo
+from search.levels import effective_elo, level_for_elo, plays_like
 from search.timeman import Limits
 
 from jitfish.game import CLAIMS, COLOURS, Game, GameError, side_name
@@ -166,6 +166,9 @@ class Session:
     def run(self) -> None:
         game = self.game
         self.write(f"You play {side_name(self.human)} against {robot_name(self.elo)}. Type a move or `help`.")
+        person = plays_like(self.elo)
+        if person:
+            self.write(f"{robot_name(self.elo)} {person}.")
         self.show()
         while not game.over:
             if game.board.turn == self.human:

@@ -674,7 +674,7 @@ class UciLoop:
     def _apply_level(self, new_game: bool) -> None:
         """Give the searcher the difficulty level the options ask for; a new game draws a new
         seed for the level's choices unless `Random Seed` fixes it."""
-        from search.levels import effective_elo, level_for_elo
+        from search.levels import effective_elo, level_for_elo, plays_like
 
         limited, uci_elo = bool(self.options["UCI_LimitStrength"]), int(self.options["UCI_Elo"])
         elo = effective_elo(limited, uci_elo, int(self.options["Skill Level"]))
@@ -685,7 +685,7 @@ class UciLoop:
         self.searcher.set_level(level, seed)
         if self.debug:
             source = "UCI_Elo (UCI_LimitStrength on, Skill Level ignored)" if limited else "Skill Level"
-            setting = f"depth {level.depth}, {level.nodes} nodes a move" if level else "full strength"
+            setting = "full strength" if level is None else plays_like(elo) or f"depth {level.depth}, {level.nodes} nodes a move"
             self.send(f"info string strength: Elo {elo} from {source}: {setting}")
 
     def _set_chess960(self, chess960: bool) -> None:

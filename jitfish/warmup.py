@@ -26,6 +26,7 @@ def warm_up() -> None:
     from eval.explain import explain
     from perft.perft import count
     from search.driver import Searcher
+    from search.human_model import FeatureSearch
 
     board = Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
     count(board, 2)
@@ -37,6 +38,7 @@ def warm_up() -> None:
     board.fen()
     explain(board)
     Searcher(1).warm_up(board)
+    FeatureSearch().raw(board)          # the human model's kernel (the levels that play like people)
 
 
 @contextmanager

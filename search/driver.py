@@ -33,6 +33,7 @@ from eval.params import WDL_A, WDL_B
 from eval import nnue
 from eval.shipped import default_network
 from eval.evaluate import EVAL_REGION, W_NNUE, W_PAWN_CACHE, evaluate
+from search import human_model
 from search import tt as tt_module
 from search.levels import Level, choose, considered_moves
 from search.search import qsearch, search
@@ -150,6 +151,7 @@ class Searcher:
         self.game_seed = 0                # varies a level's choices and misjudgements per game
         self.helpers: list[np.ndarray] = []   # Lazy SMP: one workspace per extra thread
         self._root_tb_hits = 0
+        self._chooser: human_model.Chooser | None = None   # a level that plays the human model's move
         self.load_network(default_network() if network is None else network)
 
     def set_threads(self, threads: int) -> None:
@@ -169,6 +171,12 @@ class Searcher:
             set_weakness(self.ws, 0, 0, MAX_PLY)
         else:
             set_weakness(self.ws, level.noise, game_seed, level.quiescence)
+        if level is not None and level.human:
+            previous = self._chooser       # its searches are emptied before every move: keep them
+            self._chooser = human_model.Chooser(
+                human_model.shipped(), level.human, share=level.share,
+                search=previous.search if previous else human_model.FeatureSearch(),
+                engine=previous.engine if previous else Searcher(1))
         self._select_evaluation()
         self.clear()
 
@@ -272,6 +280,8 @@ class Searcher:
         GUI may let the engine think on the opponent's time (timeman.plan gives a move more)."""
         start = time.perf_counter()
         level = self.level
+        if level is not None and level.human:
+            return self._human_move(board, limits, report, start)
         rng = None
         if level is not None:
             rng = random.Random(f"{self.game_seed}:{board.key}:{board.ply}")   # same game, same choices
@@ -372,6 +382,26 @@ class Searcher:
         best_line = lines[0] if level is None else lines[choose([line.score for line in lines], level, rng)]
         ponder = best_line.moves[1] if len(best_line.moves) > 1 else self._ponder_from_tt(board, best_line.moves[0])
         return Result(best_line.moves[0], ponder, best_line.score, depth_done, self.nodes(), lines)
+
+    def _human_move(self, board: Board, limits: Limits, report: Callable[[Report], None], start: float) -> Result:
+        """A level with a human rating plays the human model's choice (search/human_model.py): its
+        searches have a fixed depth and node count, so the move costs the same on every machine
+        and at every clock, and repeats for the game's seed."""
+        chooser = self._chooser
+        allowed = {m for m in board.legal_moves() if board.uci(m) in set(limits.searchmoves)} if limits.searchmoves else None
+        move, score = chooser.choose(board, self.game_seed, allowed)
+        if not move:
+            score = -MATE if board.is_check() else 0
+            report(NoMoveReport(score))
+            self._wait_if_required(limits)
+            return Result(0, 0, score, 0, 0)
+        depth, nodes = chooser.model.deep, chooser.nodes()
+        elapsed = time.perf_counter() - start
+        report(IterationReport(depth=depth, seldepth=depth, multipv=1, score=score, bound=Bound.EXACT,
+                               wdl=win_draw_loss(score), nodes=nodes, nps=int(nodes / max(elapsed, 1e-6)),
+                               hashfull=0, tbhits=None, time_ms=int(elapsed * 1000), pv=(move,)))
+        self._wait_if_required(limits)
+        return Result(move, 0, score, depth, nodes, [Line(score, [move])])
 
     def _tablebase_root_moves(self, board: Board, root_moves: list[int]) -> list[int]:
         """The root moves that keep the tablebase result (all of them when not covered)."""

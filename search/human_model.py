@@ -221,12 +221,16 @@ class Chooser:
         """Nodes the last choice searched (the features' searches and full strength's)."""
         return int(self.search.ctl[CTL_NODES]) + (self.engine.nodes() if self.engine is not None else 0)
 
-    def choose(self, board, seed: int) -> tuple[int, int]:
+    def choose(self, board, seed: int, allowed: set[int] | None = None) -> tuple[int, int]:
         """(move, its deeper-search score); move 0 when there is none. The choice repeats for a
-        given seed and position."""
+        given seed and position; `allowed` (a GUI's searchmoves) keeps the choice among those moves."""
         moves, p, scores = self.distribution(board)
         if not moves:
             return 0, 0
+        if allowed and any(move in allowed for move in moves):
+            mask = np.array([move in allowed for move in moves])
+            p = np.where(mask, p, 0.0) if p[mask].sum() > 0 else mask.astype(np.float64)
+            p = p / p.sum()
         index = pick(p, self.share, random.Random(f"{seed}:{board.key}:{board.ply}"))
         return moves[index], int(scores[index])
 

@@ -36,6 +36,17 @@ class Level:
     candidates: int          # lines searched to choose from (MultiPV)
     oversight: float         # share of the legal moves not considered at all
     network: bool = False    # evaluate with the network (the strongest rows) instead of the hand-crafted terms
+    human: int = 0           # a lichess rating: play the human model's move for it (the fields above unused)
+    share: float = 0.0       # ... sampled from the model at this share of the moves, its most likely move else
+
+
+@dataclass(frozen=True)
+class HumanRow:
+    """A measured setting of the human model (search/human_model.py): the move a lichess player
+    of `rating` would play, sampled at a `share` of the moves and the most likely one at the others."""
+    elo: int                 # what it measured, on the scale of Stockfish's UCI_Elo
+    rating: int              # lichess rating
+    share: float
 
 
 # Each row's elo is what its setting measured (tools/calibration/calibrate.py --plan rows, 680 games at 5+0.05,
@@ -74,11 +85,24 @@ LEVELS = [
 ]
 
 
+# The levels that play like people: from the first to the last row's Elo a level plays the human
+# model's choice, the rating and share interpolated linearly between the rows; outside them the
+# LEVELS rows play as before (the two mechanisms do not blend).
+HUMAN_LEVELS = [
+    HumanRow(1000, rating=800, share=0.42),
+    HumanRow(1200, rating=800, share=0.15),
+    HumanRow(1400, rating=920, share=0.0),
+    HumanRow(1600, rating=1300, share=0.0),
+]
+
+
 def level_for_elo(elo: int) -> Level | None:
     """The setting that plays at `elo` (None: full strength, nothing to hold back)."""
     if elo >= FULL_STRENGTH_ELO:
         return None
     elo = max(elo, MIN_ELO)
+    if HUMAN_LEVELS and HUMAN_LEVELS[0].elo <= elo <= HUMAN_LEVELS[-1].elo:
+        return _human_level(elo)
     upper = next((row for row in LEVELS if row.elo >= elo), None)
     if upper is None:        # between the top row and full strength
         return LEVELS[-1]
@@ -86,6 +110,26 @@ def level_for_elo(elo: int) -> Level | None:
     if lower.network != upper.network:   # two evaluations do not blend: the weaker row plays as it is
         return upper if elo == upper.elo else lower
     return _blend(lower, upper, elo)
+
+
+def _human_level(elo: int) -> Level:
+    """The human model's setting at `elo`, interpolated between the two HUMAN_LEVELS rows around it."""
+    upper = next(row for row in HUMAN_LEVELS if row.elo >= elo)
+    lower = HUMAN_LEVELS[max(HUMAN_LEVELS.index(upper) - 1, 0)]
+    t = 0.0 if upper.elo == lower.elo else (elo - lower.elo) / (upper.elo - lower.elo)
+    return Level(elo, depth=1, nodes=1, quiescence=0, noise=0, temperature=0.0, candidates=1, oversight=0.0,
+                 human=round(lower.rating + (upper.rating - lower.rating) * t),
+                 share=round(lower.share + (upper.share - lower.share) * t, 3))
+
+
+def plays_like(elo: int) -> str | None:
+    """What a level of the human model is, for the person who meets it: "plays like a lichess 800
+    player" (the move such a player most often plays), "..., less steadily" when a share of its
+    moves is drawn from what they play; None for the levels that weaken the search."""
+    level = level_for_elo(elo)
+    if level is None or not level.human:
+        return None
+    return f"plays like a lichess {level.human} player" + (", less steadily" if level.share > 0 else "")
 
 
 def elo_for_skill(skill: int) -> int:

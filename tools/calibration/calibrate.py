@@ -90,7 +90,7 @@ PLANS = {
     "humanlevels2": [("L1000", "L1200", 40), ("L1000", "sf1350", 40), ("L1400", "sf1350", 40)],
     # Level 1000 scores about 20% against its only anchor: more games.
     "humanlevels3": [("L1000", "sf1350", 40)],
-    # Levels 1000 and 1200 after their shares of samples went up (0.27 to 0.35, 0 to 0.1; both clocks).
+    # Levels 1000 and 1200 after their shares of samples went up (both clocks; the shares of each try: docs/levels.md).
     "humanlow": [("L1200", "sf1350", 40), ("L1000", "sf1350", 80), ("L1000", "L1200", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
