@@ -93,6 +93,7 @@ HUMAN_LEVELS = [
     HumanRow(1200, rating=800, share=0.15),
     HumanRow(1400, rating=920, share=0.0),
     HumanRow(1600, rating=1300, share=0.0),
+    HumanRow(1700, rating=1800, share=0.0),      # the model's most likely move plays about 1700 from lichess 1500 up
 ]
 
 

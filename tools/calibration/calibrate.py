@@ -92,6 +92,12 @@ PLANS = {
     "humanlevels3": [("L1000", "sf1350", 40)],
     # Levels 1000 and 1200 after their shares of samples went up (both clocks; the shares of each try: docs/levels.md).
     "humanlow": [("L1200", "sf1350", 40), ("L1000", "sf1350", 80), ("L1000", "L1200", 40)],
+    # The rows as shipped, at both clocks: each level against its anchor, the two lowest chained to
+    # each other and to level 800 below (the search's own weakening), level 1600 to 1800 above.
+    "humanrows": [("L1200", "sf1350", 60), ("L1000", "L1200", 60), ("L1000", "sf1350", 60), ("L800", "L1000", 60),
+                  ("L1400", "sf1350", 50), ("L1600", "sf1600", 50), ("L1600", "L1800", 40)],
+    # The top row that plays the model (lichess 1800's most likely move, both clocks), between its anchors.
+    "humantop": [("L1700", "sf1600", 50), ("L1700", "sf1800", 50)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
