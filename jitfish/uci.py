@@ -685,7 +685,13 @@ class UciLoop:
         self.searcher.set_level(level, seed)
         if self.debug:
             source = "UCI_Elo (UCI_LimitStrength on, Skill Level ignored)" if limited else "Skill Level"
-            setting = "full strength" if level is None else plays_like(elo) or f"depth {level.depth}, {level.nodes} nodes a move"
+            if level is None:
+                setting = "full strength"
+            elif level.human:
+                setting = (f"{plays_like(elo)} (the human model at rating {level.human}: its most likely move, "
+                           f"{level.share:.0%} of the moves sampled)")
+            else:
+                setting = f"depth {level.depth}, {level.nodes} nodes a move"
             self.send(f"info string strength: Elo {elo} from {source}: {setting}")
 
     def _set_chess960(self, chess960: bool) -> None:

@@ -125,12 +125,11 @@ def _human_level(elo: int) -> Level:
 
 def plays_like(elo: int) -> str | None:
     """What a level of the human model is, for the person who meets it: "plays like a lichess 800
-    player" (the move such a player most often plays), "..., less steadily" when a share of its
-    moves is drawn from what they play; None for the levels that weaken the search."""
+    player" (the rating to the nearest 50); None for the levels that weaken the search."""
     level = level_for_elo(elo)
     if level is None or not level.human:
         return None
-    return f"plays like a lichess {level.human} player" + (", less steadily" if level.share > 0 else "")
+    return f"plays like a lichess {round(level.human / 50) * 50} player"
 
 
 def elo_for_skill(skill: int) -> int:

@@ -112,6 +112,16 @@ def test_engine_moves_first_when_the_human_has_black(tmp_path):
     assert game.headers["White"].startswith("Jitfish") and game.headers["Black"] == "You"
 
 
+def test_the_robot_says_when_it_plays_like_people(tmp_path):
+    """A level of the human model introduces itself so; a level that weakens the search does not."""
+    from search.levels import plays_like
+
+    text, _ = play(tmp_path, ["quit"], elo=1400)
+    assert f"Jitfish 1400 {plays_like(1400)}." in text and "lichess" in plays_like(1400)
+    text, _ = play(tmp_path, ["quit"], elo=2000)
+    assert "plays like" not in text
+
+
 def test_accepts_a_draw_when_worse(tmp_path):
     text, game = play(tmp_path, ["draw"], fen="k7/8/8/8/8/8/1Q6/K7 w - - 0 1")
     assert "Draw by agreement" in text and game.headers["Result"] == "1/2-1/2"
