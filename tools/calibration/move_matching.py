@@ -8,7 +8,7 @@ tools/calibration/human_games.py: per band (both players rated in it), PER_BAND 
 ply 10 on, drawn deterministically; a setting's score is the share of them where the move it
 actually plays is the human's, with a 95% Wilson interval. `play` records each player's moves
 (`moves-PLAYER.tsv` in --out; positions already recorded are not played again), `table` prints
-the markdown table from the records.
+the markdown table from the records (`FOLDER/PLAYER` reads a record of another folder).
 
 Players:
   L1200            Jitfish UCI_Elo 1200 in-process (search/levels.py), the level's sampled move,
@@ -177,7 +177,11 @@ def play(player: str, out: Path, seed: int, maia_python: str) -> None:
 
 
 def scores(player: str, out: Path) -> dict[int, tuple[int, int]]:
-    """(hits, positions) per band from a player's record."""
+    """(hits, positions) per band from a player's record (`FOLDER/PLAYER`: the record in another
+    folder, e.g. an earlier session's)."""
+    if "/" in player:
+        folder, player = player.rsplit("/", 1)
+        out = Path(folder)
     moves = read_record(record_path(out, player))
     result = {}
     for lo, sample in band_positions().items():
