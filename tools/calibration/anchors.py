@@ -16,6 +16,7 @@ import sys
 import chess
 
 from engine.defs import PIECE_VALUES
+from tools.calibration.minimal_uci import serve
 
 MATE = 1_000_000                     # beyond any material
 
@@ -48,26 +49,14 @@ def random_move(board: chess.Board, rng: random.Random) -> chess.Move:
 def run(kind: str) -> None:
     pick = {"random": random_move, "greedy": greedy_move}[kind]
     rng = random.Random()
-    board = chess.Board()
-    for line in sys.stdin:
-        tokens = line.split()
-        if not tokens:
-            continue
-        command = tokens[0]
-        if command == "uci":
-            print(f"id name anchor-{kind}\nid author the Jitfish developers\nuciok", flush=True)
-        elif command == "isready":
-            print("readyok", flush=True)
-        elif command == "position":
-            moves_at = tokens.index("moves") if "moves" in tokens else len(tokens)
-            board = chess.Board() if tokens[1] == "startpos" else chess.Board(" ".join(tokens[2:moves_at]))
-            for text in tokens[moves_at + 1:]:
-                board.push_uci(text)
-        elif command == "go":
-            move = pick(board, rng) if any(board.legal_moves) else None
-            print(f"bestmove {move.uci() if move else '0000'}", flush=True)
-        elif command == "quit":
-            return
+
+    def move_for(fen: str | None, moves: list[str]) -> str | None:
+        board = chess.Board() if fen is None else chess.Board(fen)
+        for text in moves:
+            board.push_uci(text)
+        return pick(board, rng).uci() if any(board.legal_moves) else None
+
+    serve(f"anchor-{kind}", move_for)
 
 
 if __name__ == "__main__":

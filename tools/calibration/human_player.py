@@ -16,29 +16,18 @@ import sys
 
 from engine.board import Board
 from search.human_model import Chooser, load
+from tools.calibration.minimal_uci import serve
 
 
 def run(chooser: Chooser, seed: int) -> None:
-    board = Board()
-    for line in sys.stdin:
-        tokens = line.split()
-        if not tokens:
-            continue
-        command = tokens[0]
-        if command == "uci":
-            print("id name human-model\nid author the Jitfish developers\nuciok", flush=True)
-        elif command == "isready":
-            print("readyok", flush=True)
-        elif command == "position":
-            moves_at = tokens.index("moves") if "moves" in tokens else len(tokens)
-            board = Board() if tokens[1] == "startpos" else Board(" ".join(tokens[2:moves_at]))
-            for text in tokens[moves_at + 1:]:
-                board.push_uci(text)
-        elif command == "go":
-            move = chooser.choose(board, seed)[0]
-            print(f"bestmove {board.uci(move) if move else '0000'}", flush=True)
-        elif command == "quit":
-            return
+    def move_for(fen: str | None, moves: list[str]) -> str | None:
+        board = Board() if fen is None else Board(fen)
+        for text in moves:
+            board.push_uci(text)
+        move = chooser.choose(board, seed)[0]
+        return board.uci(move) if move else None
+
+    serve("human-model", move_for)
 
 
 def main(argv: list[str] | None = None) -> int:
