@@ -108,3 +108,12 @@ def test_tools_holds_only_programs():
     records = [path for path in (ROOT / "tools").rglob("*")
                if path.is_file() and "__pycache__" not in path.parts and path.suffix not in {".py", ".sh", ".md"}]
     assert not records, f"experiment records in tools/: {records[:5]}"
+
+
+def test_the_index_lists_every_experiment_folder():
+    """experiments/README.md indexes every folder of experiments/, and links no folder that is gone."""
+    index = (RESULTS / "README.md").read_text(encoding="utf-8")
+    linked = set(re.findall(r"\]\(([\w.+-]+)/\)", index))
+    folders = {path.name for path in RESULTS.iterdir() if path.is_dir()}
+    assert folders - linked == set(), "folders missing from the index"
+    assert linked - folders == set(), "the index links folders that do not exist"
