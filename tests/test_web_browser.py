@@ -181,6 +181,18 @@ def test_page_loads_clean_and_screenshots(open_page):
             offered = page.locator("#level option").all_inner_texts()
             assert offered[:-1] == [f"{elo} · {title}" for elo, title in LEVEL_CHOICES[:-1]]
             assert offered[-1] == f"Full strength (about {FULL_STRENGTH_ELO})"
+            # Under the list, what a level of the human model plays like; nothing for the others.
+            from search.levels import plays_like
+            page.select_option("#opponent", "robot")
+            page.select_option("#level", "1400")
+            expect(page.locator("#level-style")).to_have_text(f"P{plays_like(1400)[1:]}.")
+            assert "lichess" in plays_like(1400)
+            page.select_option("#level", "2000")
+            expect(page.locator("#level-style")).to_be_hidden()
+            page.select_option("#level", "1000")
+            expect(page.locator("#level-style")).to_be_visible()
+            page.select_option("#opponent", "human")
+            expect(page.locator("#level-style")).to_be_hidden()
         start(page, "robot", clock="5+0", level="1200", pause=True)
         click_move(page, "e2e4")
         wait_moves(page, 2)

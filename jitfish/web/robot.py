@@ -19,7 +19,7 @@ from typing import Awaitable, Callable, TypeVar
 import chess
 import chess.engine
 
-from search.levels import FULL_STRENGTH_ELO, MIN_ELO, plays_like
+from search.levels import FULL_STRENGTH_ELO, MIN_ELO
 
 from jitfish.clock import Clock, engine_limit
 from jitfish.review import Evaluation, engine_score
@@ -42,18 +42,12 @@ QUICK_ANSWER = "a quick move"  # the `info string` of a quick search (jitfish/uc
 QUICK_RETRY_SECONDS = 0.5
 
 
-def _named(elo: int, name: str) -> tuple[int, str]:
-    """A level of the list, its name saying how it plays where it plays like people."""
-    person = plays_like(elo)
-    return elo, f"{name}, {person}" if person else name
-
-
 # The page's level list: Elo and a name. Any Elo from MIN_ELO to FULL_STRENGTH_ELO is accepted.
-LEVEL_CHOICES = [_named(elo, name) for elo, name in (
+LEVEL_CHOICES = [
     (MIN_ELO, "Beginner"), (600, "Novice"), (800, "Casual player"), (1000, "Improver"),
     (1200, "Club newcomer"), (1400, "Club player"), (1600, "Strong club player"), (1800, "Expert"),
     (2000, "Candidate master"), (2200, "Master"), (2300, "International master"), (FULL_STRENGTH_ELO, "Full strength"),
-)]
+]
 
 
 class RobotError(RuntimeError):

@@ -25,7 +25,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from search.levels import FULL_STRENGTH_ELO, MIN_ELO
+from search.levels import FULL_STRENGTH_ELO, MIN_ELO, plays_like
 
 from jitfish.clock import PRESET_LABELS
 from jitfish.game import GameError
@@ -224,7 +224,8 @@ class WebServer:
 
     @staticmethod
     def config() -> dict[str, Any]:
-        return {"type": "config", "levels": [{"elo": elo, "name": name} for elo, name in LEVEL_CHOICES],
+        return {"type": "config",
+                "levels": [{"elo": elo, "name": name, "style": plays_like(elo) or ""} for elo, name in LEVEL_CHOICES],
                 "min_elo": MIN_ELO, "max_elo": FULL_STRENGTH_ELO,
                 "presets": [{"name": name, "label": label} for name, label in PRESET_LABELS.items()]}
 

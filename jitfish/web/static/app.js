@@ -1149,10 +1149,11 @@
     if (typeof s.position === "string") $("position").value = s.position.slice(0, MAX_POSITION);
   }
 
-  function addLevel(elo, text) {
+  function addLevel(elo, text, style) {
     const option = document.createElement("option");
     option.value = String(elo);
     option.textContent = text;
+    option.dataset.style = style || "";     // "plays like a lichess 800 player" for the levels of the human model
     const later = [...$("level").options].find((o) => Number(o.value) > elo);
     $("level").insertBefore(option, later || null);
   }
@@ -1161,7 +1162,8 @@
     const level = $("level");
     if (!level.options.length) {
       for (const entry of config.levels) {
-        addLevel(entry.elo, entry.elo >= config.max_elo ? `Full strength (about ${entry.elo})` : `${entry.elo} · ${entry.name}`);
+        addLevel(entry.elo, entry.elo >= config.max_elo ? `Full strength (about ${entry.elo})` : `${entry.elo} · ${entry.name}`,
+                 entry.style);
       }
       const clock = $("clock");
       for (const preset of config.presets) {
@@ -1188,6 +1190,10 @@
     const word = mode === "fischer" ? "increment" : "delay";
     $("custom-increment-label").textContent = `${word[0].toUpperCase()}${word.slice(1)} (s)`;
     $("custom-then-increment-label").textContent = `Then ${word} (s)`;
+    const chosen = $("level").selectedOptions[0];
+    const style = chosen ? chosen.dataset.style || "" : "";
+    $("level-style").textContent = style ? `${style[0].toUpperCase()}${style.slice(1)}.` : "";
+    $("level-style").hidden = !style;
     const periods = $("custom-moves").value.trim() !== "";
     document.querySelectorAll("#custom-clock .then").forEach((el) => { el.hidden = !periods; });
     if (save !== false) saved.set("settings", readSettings());
