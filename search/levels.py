@@ -44,7 +44,7 @@ class Level:
 class HumanRow:
     """A measured setting of the human model (search/human_model.py): the move a lichess player
     of `rating` would play, sampled at a `share` of the moves and the most likely one at the others."""
-    elo: int                 # what it measured, on the scale of Stockfish's UCI_Elo
+    elo: int                 # the level it plays, on the scale of Stockfish's UCI_Elo (measured: above)
     rating: int              # lichess rating
     share: float
 
@@ -87,7 +87,9 @@ LEVELS = [
 
 # The levels that play like people: from the first to the last row's Elo a level plays the human
 # model's choice, the rating and share interpolated linearly between the rows; outside them the
-# LEVELS rows play as before (the two mechanisms do not blend).
+# LEVELS rows play as before (the two mechanisms do not blend). Measured against the anchors
+# (--plan humanrows and humantop, 50-60 games a pairing; docs/levels.md), 5+0.05 / 10+0.1:
+# 954 / 978, 1168 / 1164, 1426 / 1433, 1566 / 1600, 1737 / 1756.
 HUMAN_LEVELS = [
     HumanRow(1000, rating=800, share=0.42),
     HumanRow(1200, rating=800, share=0.15),

@@ -41,7 +41,6 @@ START_TIMEOUT = 120.0          # a cold numba cache compiles for about a minute 
 QUICK_ANSWER = "a quick move"  # the `info string` of a quick search (jitfish/uci.py: before the kernels are in)
 QUICK_RETRY_SECONDS = 0.5
 
-
 # The page's level list: Elo and a name. Any Elo from MIN_ELO to FULL_STRENGTH_ELO is accepted.
 LEVEL_CHOICES = [
     (MIN_ELO, "Beginner"), (600, "Novice"), (800, "Casual player"), (1000, "Improver"),
