@@ -132,6 +132,14 @@ class Result:
     lines: list[Line] = field(default_factory=list)
 
 
+def _searchmoves(board: Board, moves: list[int], limits: Limits) -> list[int]:
+    """The moves a `go searchmoves` keeps (all of them without it, or when none of its moves is legal)."""
+    if not limits.searchmoves:
+        return moves
+    wanted = set(limits.searchmoves)
+    return [m for m in moves if board.uci(m) in wanted] or moves
+
+
 class Searcher:
     def __init__(self, hash_mb: int = 16, network: str | None = None) -> None:
         """A searcher with a `hash_mb` table, evaluating with `network` (a path; "" for the
@@ -298,10 +306,7 @@ class Searcher:
         self._node_limit = limits.nodes or 0
         ctl[CTL_PROVE_MATE] = int(limits.mate is not None)
 
-        root_moves = board.legal_moves()
-        if limits.searchmoves:
-            wanted = set(limits.searchmoves)
-            root_moves = [m for m in root_moves if board.uci(m) in wanted] or root_moves
+        root_moves = _searchmoves(board, board.legal_moves(), limits)
         if level is not None and root_moves:
             root_moves = considered_moves(root_moves, level, rng)
         # A weak level plays without the tablebases (perfect endgame knowledge is not human).
@@ -388,8 +393,9 @@ class Searcher:
         searches have a fixed depth and node count, so the move costs the same on every machine
         and at every clock, and repeats for the game's seed."""
         chooser = self._chooser
-        allowed = {m for m in board.legal_moves() if board.uci(m) in set(limits.searchmoves)} if limits.searchmoves else None
-        move, score = chooser.choose(board, self.game_seed, allowed)
+        legal = board.legal_moves()
+        kept = _searchmoves(board, legal, limits)
+        move, score = chooser.choose(board, self.game_seed, set(kept) if len(kept) < len(legal) else None)
         if not move:
             score = -MATE if board.is_check() else 0
             report(NoMoveReport(score))

@@ -30,8 +30,6 @@ from search.movepick import captured_type
 from search.search import qsearch, search
 from search.workspace import CTL_QS_START, WS_CTL
 
-DEEP_DEPTH = 4               # the deeper search: each move's reply searched to depth 3
-
 # The raw per-move quantities the kernel fills (columns of `raw`).
 R_SHALLOW, R_DEEP, R_PIECE, R_FROM, R_TO, R_CAPTURED, R_RECAPTURE, R_CHECK, R_CASTLE, R_PROMOTION, \
     R_DOUBLE, R_ESCAPE, R_LEFT_EN_PRISE, R_FORWARD, R_DISTANCE, R_DEVELOP = range(16)

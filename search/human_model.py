@@ -155,6 +155,11 @@ def features(raw: np.ndarray, engine: int) -> tuple[np.ndarray, np.ndarray]:
 
 # ---- the model ------------------------------------------------------------------------------------
 
+def scaled_rating(rating: float | np.ndarray) -> float | np.ndarray:
+    """r = (R - 1500) / 400, the variable of the weights' rating slopes."""
+    return (np.asarray(rating, dtype=np.float64) - RATING_CENTRE) / RATING_SCALE
+
+
 @dataclass(frozen=True)
 class Model:
     """Utility of a move at rating R: sum over features of (a + b r + c r^2) x feature, plus
@@ -163,11 +168,15 @@ class Model:
     squares: np.ndarray      # [2, N_SQUARES]
     deep: int = DEEP
 
-    def utilities(self, dense: np.ndarray, squares: np.ndarray, rating: float) -> np.ndarray:
-        r = (rating - RATING_CENTRE) / RATING_SCALE
-        w = self.dense[0] + r * self.dense[1] + r * r * self.dense[2]
-        s = self.squares[0] + r * self.squares[1]
-        return dense.astype(np.float64) @ w + s[squares[:, 0]] + s[squares[:, 1]]
+    def utilities(self, dense: np.ndarray, squares: np.ndarray, rating: float | np.ndarray) -> np.ndarray:
+        """Each move's utility at `rating` (one number, or one per move: the trainer's positions
+        come from players of many ratings)."""
+        r = scaled_rating(rating)
+        x = dense.astype(np.float64) @ self.dense.T
+        u = x[:, 0] + r * x[:, 1] + r * r * x[:, 2]
+        for k in range(2):
+            u = u + self.squares[0][squares[:, k]] + r * self.squares[1][squares[:, k]]
+        return u
 
     def probabilities(self, dense: np.ndarray, squares: np.ndarray, rating: float) -> np.ndarray:
         u = self.utilities(dense, squares, rating)

@@ -185,15 +185,10 @@ def _unpack(theta: np.ndarray, n_dense: int, n_squares: int) -> tuple[np.ndarray
 
 
 def utilities(data: Data, dense_w: np.ndarray, square_w: np.ndarray, ratings: np.ndarray) -> np.ndarray:
-    from search.human_model import RATING_CENTRE, RATING_SCALE
+    """The model's utility of every move of `data`, each position at its own rating."""
+    from search.human_model import Model
 
-    r = ((ratings - RATING_CENTRE) / RATING_SCALE)[data.group]
-    xw = data.dense @ dense_w.T
-    u = xw[:, 0] + r * xw[:, 1] + r * r * xw[:, 2]
-    for k in range(2):
-        sq = data.squares[:, k]
-        u += square_w[0][sq] + r * square_w[1][sq]
-    return u
+    return Model(dense_w, square_w).utilities(data.dense, data.squares, ratings[data.group])
 
 
 def group_softmax(data: Data, u: np.ndarray) -> np.ndarray:
@@ -205,7 +200,7 @@ def group_softmax(data: Data, u: np.ndarray) -> np.ndarray:
 
 def objective(theta: np.ndarray, data: Data, n_dense: int, n_squares: int) -> tuple[float, np.ndarray]:
     """Mean negative log-likelihood plus L2, and its gradient."""
-    from search.human_model import RATING_CENTRE, RATING_SCALE
+    from search.human_model import scaled_rating
 
     dense_w, square_w = _unpack(theta, n_dense, n_squares)
     u = utilities(data, dense_w, square_w, data.rating)
@@ -215,7 +210,7 @@ def objective(theta: np.ndarray, data: Data, n_dense: int, n_squares: int) -> tu
     g = p.copy()
     g[data.target] -= 1
     g /= n
-    r = ((data.rating - RATING_CENTRE) / RATING_SCALE)[data.group]
+    r = scaled_rating(data.rating)[data.group]
     grad_dense = (np.stack([g, g * r, g * r * r], axis=1).T @ data.dense)
     grad_squares = np.zeros((2, n_squares))
     for k in range(2):
