@@ -99,3 +99,28 @@ def test_the_store_lives_outside_the_repository_by_default(monkeypatch, tmp_path
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert store.store_root() == tmp_path / "jitfish" / "selfplay"
     assert store.Generation(Path("data/selfplay/gen6")).store == tmp_path / "jitfish" / "selfplay" / "gen6"
+
+
+def test_a_niced_generator_lowers_its_whole_session(monkeypatch, tmp_path):
+    """`nice` alone does not reach past the session under autogroup: the generator passes its
+    niceness on to the session, and leaves it alone when it was not niced."""
+    group = tmp_path / "autogroup"
+    group.write_text("/autogroup-7 nice 0\n")
+    monkeypatch.setattr(datagen.os, "nice", lambda increment: 0)
+    datagen.yield_as_niced(group)
+    assert group.read_text() == "/autogroup-7 nice 0\n"
+    monkeypatch.setattr(datagen.os, "nice", lambda increment: 19)
+    datagen.yield_as_niced(group)
+    assert group.read_text() == "19"
+
+
+@pytest.mark.skipif(not Path("/proc/self/autogroup").is_file(), reason="no autogroup scheduling here")
+def test_the_kernel_takes_the_niceness_for_the_session():
+    import subprocess
+    import sys
+
+    probe = ("from pathlib import Path; from tools.training.datagen import yield_as_niced; "
+             "yield_as_niced(); print(Path('/proc/self/autogroup').read_text())")
+    shown = subprocess.run(["nice", "-n", "7", sys.executable, "-c", probe], capture_output=True, text=True,
+                           cwd=Path(__file__).resolve().parents[1], start_new_session=True, check=True).stdout
+    assert shown.strip().endswith("nice 7")

@@ -83,9 +83,9 @@ def extract(out: Path, every: int, held_out: bool, limit: int | None) -> None:
     print(f"{len(chosen)} positions in {time.perf_counter() - start:.0f} s", file=sys.stderr)
 
 
-def add_engine_move(source: Path, out: Path, nodes: int, stride: int) -> None:
-    """Every `stride`-th position of an extract, with the move full strength plays at `nodes`
-    nodes (its index among the legal moves) beside the raw quantities."""
+def add_engine_move(source: Path, out: Path, nodes: int, stride: int, first: int = 0) -> None:
+    """Every `stride`-th position of an extract from the `first`, with the move full strength
+    plays at `nodes` nodes (its index among the legal moves) beside the raw quantities."""
     from engine.board import Board
     from search.driver import Searcher
     from search.human_model import engine_move_index
@@ -93,7 +93,7 @@ def add_engine_move(source: Path, out: Path, nodes: int, stride: int) -> None:
     data = dict(np.load(source))          # read each array once (an npz reads it again at every access)
     games = {(g.source, g.index): g for g in all_games()}
     searcher = Searcher(1)
-    keep = np.arange(0, len(data["chosen"]), stride)
+    keep = np.arange(first, len(data["chosen"]), stride)
     offsets = data["offsets"]
     raws, best = [], []
     start = time.perf_counter()
@@ -143,13 +143,26 @@ def reextract(source: Path, out: Path, deep: int) -> None:
 
 # ---- the data as the model sees it ----------------------------------------------------------------
 
+def _joined(paths: list[Path]) -> dict[str, np.ndarray]:
+    """Several extracts (with the engine's move, at one depth) as one."""
+    parts = [dict(np.load(path)) for path in paths]
+    depths = {int(part.get("deep", 4)) for part in parts}
+    if len(depths) > 1:
+        raise ValueError(f"the extracts were made at different depths {sorted(depths)}")
+    joined = {key: np.concatenate([part[key] for part in parts]) for key in ("raw", "chosen", "rating", "ids", "engine")}
+    counts = np.concatenate([np.diff(part["offsets"]) for part in parts])
+    joined["offsets"] = np.concatenate([[0], np.cumsum(counts)])
+    joined["deep"] = depths.pop()
+    return joined
+
+
 class Data:
     """Features of every move of every position, flattened, with the positions' groups."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, paths: Path | list[Path]) -> None:
         from search.human_model import features
 
-        data = dict(np.load(path))
+        data = _joined(paths if isinstance(paths, list) else [paths])
         self.offsets, self.chosen, self.rating = data["offsets"], data["chosen"], data["rating"].astype(np.float64)
         self.ids = data["ids"]
         self.deep = int(data.get("deep", 4))
@@ -260,10 +273,10 @@ def lbfgs(f, x: np.ndarray, iterations: int = 200, memory: int = 10, tolerance: 
     return x
 
 
-def fit(path: Path, save: Path | None, start: Path | None, iterations: int) -> None:
+def fit(paths: list[Path], save: Path | None, start: Path | None, iterations: int) -> None:
     from search.human_model import N_DENSE, N_SQUARES, Model, load
 
-    data = Data(path)
+    data = Data(paths)
     print(f"{len(data.chosen)} positions, {len(data.group)} moves", file=sys.stderr)
     theta = np.zeros(3 * N_DENSE + 2 * N_SQUARES)
     if start is not None:            # go on from a saved fit
@@ -350,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     ex.add_argument("--held-out", action="store_true", help="the move-matching positions instead")
     ex.add_argument("--limit", type=int, help="stop after this many positions")
     ft = sub.add_parser("fit", help="fit the weights and save them")
-    ft.add_argument("data", type=Path)
+    ft.add_argument("data", type=Path, nargs="+", help="one or more extracts with the engine's move")
     ft.add_argument("--save", type=Path)
     ft.add_argument("--start", type=Path, help="go on from this saved fit instead of zero weights")
     ft.add_argument("--iterations", type=int, default=200)
@@ -363,6 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     en.add_argument("--out", type=Path, required=True)
     en.add_argument("--nodes", type=int, default=20000)
     en.add_argument("--stride", type=int, default=1, help="every N-th position only")
+    en.add_argument("--first", type=int, default=0, help="the first position taken (default 0)")
     ev = sub.add_parser("evaluate", help="the model's match on the held-out positions")
     ev.add_argument("data", type=Path)
     ev.add_argument("--model", type=Path, default=Path("search/human.npz"))
@@ -381,7 +395,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "reextract":
         reextract(args.source, args.out, args.deep)
     elif args.command == "engine":
-        add_engine_move(args.source, args.out, args.nodes, args.stride)
+        add_engine_move(args.source, args.out, args.nodes, args.stride, args.first)
     elif args.command == "fit":
         fit(args.data, args.save, args.start, args.iterations)
     else:

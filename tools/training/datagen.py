@@ -21,6 +21,8 @@ Games start from the initial position (or, with probability --chess960, a Chess9
 within --balanced centipawns; then the engine plays both sides (tools/training/selfplay.py).
 Several processes may share a generation and a chunk range (one a core): each claims the next free
 chunk with a `.claim` file naming its process, and takes over the claim of a process that died.
+Started with `nice`, a run gives its whole session the same niceness (yield_as_niced), so that it
+really runs at the lowest priority beside matches started from other sessions.
 """
 
 from __future__ import annotations
@@ -216,6 +218,19 @@ def same_maker(recorded: dict, now: dict) -> bool:
     return all(recorded.get(key) == now.get(key) for key in SAME_SETTINGS)
 
 
+def yield_as_niced(autogroup: Path = Path("/proc/self/autogroup")) -> None:
+    """Where Linux schedules by session first (autogroup, its default), `nice` orders processes
+    only within their own session: a generator started with `nice -n 19` under `setsid` still
+    took a full core from the matches beside it. Give the session the process's niceness too."""
+    niceness = os.nice(0)
+    if niceness > 0 and autogroup.is_file():
+        try:
+            autogroup.write_text(str(niceness), encoding="ascii")
+        except OSError:
+            print(f"info: could not lower this session's priority ({autogroup}); other sessions' work "
+                  "shares the cores with the generator", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.training.datagen", description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, help="the generation's committed folder (its manifest.jsonl)")
@@ -239,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--nodes and --games must be positive and --hard-nodes at least --nodes")
     if args.network and not Path(args.network).is_file():
         parser.error(f"no network file {args.network}")
+    yield_as_niced()
     generation = store.Generation(args.folder, args.store)
     args.folder.mkdir(parents=True, exist_ok=True)
     generation.store.mkdir(parents=True, exist_ok=True)
