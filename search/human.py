@@ -1,7 +1,7 @@
 """The human model's kernel: what every legal move of a position is, as a person would weigh it.
 
-For each move: the score it keeps after quiescence and after a deeper search (the hand-crafted
-evaluation), the piece, its squares, capture, recapture of the last-moved piece, check,
+For each move: the score it keeps after quiescence and after a deeper search (with the
+evaluation the workspace holds: the hand-crafted terms, or a network), the piece, its squares, capture, recapture of the last-moved piece, check,
 castling, promotion, whether it rescues a piece that was en prise or leaves one there.
 search/human_model.py turns these into the model's features and its choice. (Kept apart from it
 because numba's cache is keyed on the sources of the modules with kernels: editing the model
@@ -26,6 +26,8 @@ from engine.kernel import kernel
 from engine.move import CASTLE, DOUBLE_PUSH, is_promotion, move_flag, move_from, move_to
 from engine.piece import PIECE_VALUES, make_piece, piece_type
 from engine.position import attackers_to, gives_check, last_move, make_move, piece_on, unmake_move
+from eval.evaluate import W_NNUE, W_PAWN_CACHE
+from eval.nnue import R_ON, pop, push
 from search.movepick import captured_type
 from search.search import qsearch, search
 from search.workspace import CTL_QS_START, WS_CTL
@@ -71,8 +73,10 @@ def _any_en_prise(tab, pos, colour, skip):
 @kernel
 def move_raw(tab, pos, ws, tt, moves, n, deep, raw):
     """Fill raw[i] for each of the n legal moves: its scores after quiescence and after a search of
-    depth `deep` (the reply at deep - 1), from the mover's view, and what kind of move it is."""
+    depth `deep` (the reply at deep - 1), from the mover's view, and what kind of move it is. With a
+    network in `ws`, its accumulators must have been started on `pos` (eval.nnue.start)."""
     us = pos[1][ST_SIDE]
+    network = ws[W_NNUE + R_ON] != 0
     previous = last_move(pos)
     previous_to = move_to(previous) if previous != 0 else -1
     threatened = _any_en_prise(tab, pos, us, -1)
@@ -99,6 +103,8 @@ def move_raw(tab, pos, ws, tt, moves, n, deep, raw):
         raw[i, R_FORWARD] = (rel_to >> 3) - (rel_from >> 3)
         raw[i, R_DISTANCE] = max(abs((to >> 3) - (frm >> 3)), abs((to & 7) - (frm & 7)))
         raw[i, R_DEVELOP] = 1 if (piece == KNIGHT or piece == BISHOP) and (rel_from >> 3) == 0 else 0
+        if network:
+            push(pos, ws[W_NNUE:W_PAWN_CACHE], move)
         make_move(tab, pos, move)
         after_to = to if flag != CASTLE else -1
         raw[i, R_LEFT_EN_PRISE] = 1 if threatened and captured >= 6 and raw[i, R_ESCAPE] == 0 \
@@ -107,3 +113,5 @@ def move_raw(tab, pos, ws, tt, moves, n, deep, raw):
         raw[i, R_SHALLOW] = -qsearch(tab, pos, ws, tt, low, high, ply)
         raw[i, R_DEEP] = -search(tab, pos, ws, tt, low, high, deep - ply, ply, np.bool_(False))
         unmake_move(tab, pos, move)
+        if network:
+            pop(ws[W_NNUE:W_PAWN_CACHE])

@@ -20,6 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from engine.defs import KING, MATE_IN_MAX, NO_EVAL, PAWN
+from eval import nnue
+from eval.evaluate import W_NNUE, W_PAWN_CACHE
 from search import tt as tt_module
 from search.human import (
     R_CAPTURED,
@@ -76,10 +78,12 @@ class FeatureSearch:
     evaluation), emptied before every position so that a position's features do not depend on
     what was searched before."""
 
-    def __init__(self, table_mb: int = 1) -> None:
+    def __init__(self, table_mb: int = 1, network: str | None = None) -> None:
         self.ws = new_workspace()
         self.tt = tt_module.allocate(table_mb)
         self.ctl = ctl_view(self.ws)
+        if network:                                  # the scores by a network instead (eval/nnue.py)
+            self.ws[W_NNUE:W_PAWN_CACHE] = nnue.load(network)
 
     def raw(self, board, deep: int = DEEP) -> tuple[list[int], np.ndarray]:
         """The legal moves of `board` and their raw quantities (move_raw)."""
@@ -101,6 +105,8 @@ class FeatureSearch:
             # pruning of late quiet moves would cut the very replies that refute them (3.Nc3
             # read as winning the queen of 1.e4 e5 2.d3 Qg5 because no queen move was tried).
             ctl[CTL_PROVE_MATE] = 1
+            if self.ws[W_NNUE + nnue.R_ON]:
+                nnue.start(board.arrays, self.ws[W_NNUE:W_PAWN_CACHE])
             move_raw(board.tab, board.arrays, self.ws, self.tt, np.array(moves, dtype=np.int64),
                      len(moves), deep, raw)
         return moves, raw

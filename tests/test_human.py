@@ -4,6 +4,7 @@ shipped weights, and a level that plays its move."""
 import numpy as np
 
 from engine.board import Board
+from eval.shipped import default_network
 from search.human import R_CAPTURED, R_CASTLE, R_CHECK, R_DEEP, R_ESCAPE, R_RECAPTURE, R_SHALLOW
 from search.human_model import N_DENSE, Chooser, FeatureSearch, features, load
 
@@ -80,3 +81,16 @@ def test_a_sampled_choice_repeats_for_a_seed_and_varies_between_seeds():
     assert all(board.is_legal(move) for move in picks)
     assert "f6d5" in {board.uci(move) for move in picks} and len(set(picks)) > 1
     assert Chooser(load(), 1500, share=0).choose(board, 1)[0] == Chooser(load(), 1500, share=0).choose(board, 2)[0]
+
+
+def test_a_network_scores_the_moves_the_same_whatever_was_scored_before():
+    """With a network the moves' scores are its own (not the hand-crafted terms'), its
+    accumulators start afresh on each position, and the winning capture still scores best."""
+    search = FeatureSearch(network=default_network())
+    first = search.raw(Board(HANGING_QUEEN))[1]
+    search.raw(board_after(TWO_KNIGHTS))
+    again = search.raw(Board(HANGING_QUEEN))[1]
+    assert np.array_equal(again, first)
+    assert not np.array_equal(first[:, R_DEEP], FeatureSearch().raw(Board(HANGING_QUEEN))[1][:, R_DEEP])
+    moves = FeatureSearch().raw(Board(HANGING_QUEEN))[0]
+    assert Board(HANGING_QUEEN).uci(moves[int(np.argmax(first[:, R_DEEP]))]) == "c1g5"

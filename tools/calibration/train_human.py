@@ -113,9 +113,9 @@ def add_engine_move(source: Path, out: Path, nodes: int, stride: int, first: int
              engine=np.array(best, dtype=np.int32), engine_nodes=nodes)
 
 
-def reextract(source: Path, out: Path, deep: int) -> None:
-    """The raw quantities again, with the search of depth `deep`, for the positions of an extract
-    (its other arrays, the engine's move among them, kept)."""
+def reextract(source: Path, out: Path, deep: int, network: str | None = None) -> None:
+    """The raw quantities again, with the search of depth `deep` (evaluating with `network`, else
+    the hand-crafted terms), for the positions of an extract (its other arrays kept)."""
     from engine.board import Board
     from search.human_model import FeatureSearch
 
@@ -125,7 +125,7 @@ def reextract(source: Path, out: Path, deep: int) -> None:
     for pid in data["ids"]:
         name, index, ply = str(pid).rsplit(":", 2)
         wanted.setdefault((name, int(index)), set()).add(int(ply))
-    features, found = FeatureSearch(), {}
+    features, found = FeatureSearch(network=network), {}
     start = time.perf_counter()
     for number, (key, plies) in enumerate(wanted.items(), 1):
         game, board = games[key], Board()
@@ -138,6 +138,7 @@ def reextract(source: Path, out: Path, deep: int) -> None:
     raws = [found[str(pid)] for pid in data["ids"]]
     data["raw"] = np.concatenate(raws).astype(np.int32)
     data["deep"] = deep
+    data["network"] = network or ""
     np.savez(out, **data)
 
 
@@ -371,6 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     re_.add_argument("source", type=Path)
     re_.add_argument("--out", type=Path, required=True)
     re_.add_argument("--deep", type=int, required=True)
+    re_.add_argument("--network", help="score the moves with this network (.npz) instead of the hand-crafted terms")
     en = sub.add_parser("engine", help="add full strength's move at a node budget to an extract")
     en.add_argument("source", type=Path)
     en.add_argument("--out", type=Path, required=True)
@@ -393,7 +395,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "extract":
         extract(args.out, args.every, args.held_out, args.limit)
     elif args.command == "reextract":
-        reextract(args.source, args.out, args.deep)
+        reextract(args.source, args.out, args.deep, args.network)
     elif args.command == "engine":
         add_engine_move(args.source, args.out, args.nodes, args.stride, args.first)
     elif args.command == "fit":
