@@ -1,8 +1,9 @@
 """The human model's kernel: what every legal move of a position is, as a person would weigh it.
 
-For each move: the score it keeps after quiescence and after a deeper search (with the
-evaluation the workspace holds: the hand-crafted terms, or a network), the piece, its squares, capture, recapture of the last-moved piece, check,
-castling, promotion, whether it rescues a piece that was en prise or leaves one there.
+For each move: the score it keeps after quiescence and after a deeper search (by the evaluation
+the workspace holds: the hand-crafted terms, or a network), the piece, its squares, capture,
+recapture of the last-moved piece, check, castling, promotion, whether it rescues a piece that
+was en prise or leaves one there.
 search/human_model.py turns these into the model's features and its choice. (Kept apart from it
 because numba's cache is keyed on the sources of the modules with kernels: editing the model
 must not recompile the engine.)

@@ -74,9 +74,9 @@ N_SQUARES = 2 * 6 * 64       # piece type x target square, then piece type x ori
 
 
 class FeatureSearch:
-    """A small workspace and table of its own for the features' searches (hand-crafted
-    evaluation), emptied before every position so that a position's features do not depend on
-    what was searched before."""
+    """A small workspace and table of its own for the features' searches (the hand-crafted
+    evaluation, or `network`'s: the model ships with the former), emptied before every position
+    so that a position's features do not depend on what was searched before."""
 
     def __init__(self, table_mb: int = 1, network: str | None = None) -> None:
         self.ws = new_workspace()

@@ -145,11 +145,14 @@ def reextract(source: Path, out: Path, deep: int, network: str | None = None) ->
 # ---- the data as the model sees it ----------------------------------------------------------------
 
 def _joined(paths: list[Path]) -> dict[str, np.ndarray]:
-    """Several extracts (with the engine's move, at one depth) as one."""
+    """Several extracts (with the engine's move, at one depth, by one evaluation) as one."""
     parts = [dict(np.load(path)) for path in paths]
     depths = {int(part.get("deep", 4)) for part in parts}
     if len(depths) > 1:
         raise ValueError(f"the extracts were made at different depths {sorted(depths)}")
+    scorers = {str(part.get("network", "")) for part in parts}
+    if len(scorers) > 1:
+        raise ValueError(f"the extracts' moves were scored by different evaluations {sorted(scorers)}")
     joined = {key: np.concatenate([part[key] for part in parts]) for key in ("raw", "chosen", "rating", "ids", "engine")}
     counts = np.concatenate([np.diff(part["offsets"]) for part in parts])
     joined["offsets"] = np.concatenate([[0], np.cumsum(counts)])
