@@ -169,7 +169,7 @@ class Data:
         data = _joined(paths if isinstance(paths, list) else [paths])
         self.offsets, self.chosen, self.rating = data["offsets"], data["chosen"], data["rating"].astype(np.float64)
         self.ids = data["ids"]
-        self.deep = int(data.get("deep", 4))
+        self.deep = int(data["deep"])
         raw = data["raw"].astype(np.int64)
         n = len(self.chosen)
         engine = data["engine"]
