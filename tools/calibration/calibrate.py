@@ -1,6 +1,6 @@
 """Calibrate the difficulty levels: play the pairings of a plan, then fit one Elo scale to all games.
 
-    python -m tools.calibration.calibrate run --plan rows|top|chain|low|levels|floor|slow|slowtop|recheck|upper|toprow|clock|network|club|human --out runs/calib [--engine .venv/bin/jitfish] [--tc 5+0.05]
+    python -m tools.calibration.calibrate run --plan rows|top|chain|low|levels|floor|slow|slowtop|recheck|upper|toprow|clock|network|netrows|club|human --out runs/calib [--engine .venv/bin/jitfish] [--tc 5+0.05]
     python -m tools.calibration.calibrate fit runs/calib/*.json
     python -m tools.calibration.calibrate compare L1800 --before runs/fast/*.json --after runs/slow/*.json
 
@@ -71,6 +71,8 @@ PLANS = {
     # relabel (2200 to 2120) moved along its blend. The recorded games played the rows under
     # their provisional labels, as L2200 and L2300 (experiments/levels-2026-11-25b/).
     "network": [("L2170", "sf2200", 40), ("L2330", "sf2400", 40), ("L2000", "sf2000", 30)],
+    # The two network rows alone: what a new network moves (run at both clocks).
+    "netrows": [("L2170", "sf2200", 40), ("L2330", "sf2400", 40)],
     # After the 1370 row was relabelled 1330 (level 1400 had measured 1285 at 10+0.1): the levels
     # it moved (run at both clocks).
     "club": [("L1400", "sf1350", 40), ("L1200", "sf1350", 30)],
