@@ -1,0 +1,91 @@
+"""A small policy over the board: how likely a person of a rating is to play each move, from the
+whole position rather than from the engine's view of each move.
+
+The choice model (search/human_model.py) sees a move through its search scores and its kind; it
+cannot see what a position looks like to a person. This policy does, in the way Maia does but
+small enough for numpy: the 768 piece-square inputs of the side to move's view, with the rating,
+feed H hidden units, and a move's logit is that hidden layer dotted with an embedding of its piece
+on its target and on its origin square, plus a bias for each. Trained on the training games by
+tools/calibration/train_policy.py; the choice model takes its logit as one more feature.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from engine.bits import ONE, lsb
+from engine.defs import ST_SIDE
+from engine.kernel import kernel
+from engine.move import move_from, move_to
+from engine.piece import make_piece, piece_type
+from engine.position import piece_on
+
+POLICY_FILE = Path(__file__).with_name("human_policy.npz")
+BOARD_INPUTS = 2 * 6 * 64    # own pieces then the opponent's, by type and square, the mover's view
+MOVE_INPUTS = 2 * 6 * 64     # piece type x target square, then piece type x origin square (the mover's view)
+MAX_ACTIVE = 32              # pieces on a board
+
+
+@kernel
+def policy_inputs(pos, moves, n, active, move_index):
+    """Fill `active` with the board's input indices (returns how many) and move_index[i] with the
+    two embedding rows of each of the n moves; squares are flipped for black, so the mover always
+    plays up the board. The move rows are the choice model's square features (human_model)."""
+    bb, st = pos
+    us = st[ST_SIDE]
+    flip = 0 if us == 0 else 56
+    count = 0
+    for colour in range(2):
+        side = 0 if colour == us else 1
+        for t in range(6):
+            pieces = bb[make_piece(colour, t)]
+            while pieces:
+                sq = lsb(pieces)
+                pieces &= pieces - ONE
+                active[count] = side * 384 + t * 64 + (sq ^ flip)
+                count += 1
+    for i in range(n):
+        frm = move_from(moves[i])
+        t = piece_type(piece_on(pos, frm))
+        move_index[i, 0] = t * 64 + (move_to(moves[i]) ^ flip)
+        move_index[i, 1] = 384 + t * 64 + (frm ^ flip)
+    return count
+
+
+def inputs(board, moves: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """(active board inputs, [n, 2] move rows) of `board` for `moves` (its legal moves)."""
+    active = np.zeros(MAX_ACTIVE, dtype=np.int64)
+    move_index = np.zeros((len(moves), 2), dtype=np.int64)
+    count = policy_inputs(board.arrays, np.array(moves, dtype=np.int64), len(moves), active, move_index)
+    return active[:count], move_index
+
+
+@dataclass(frozen=True)
+class Policy:
+    """logit(move) = relu(sum of w1's active rows + b1 + r wr) . (emb[to row] + emb[from row])
+    + bias[to row] + bias[from row], with r = (R - 1500) / 400 (human_model.scaled_rating)."""
+    w1: np.ndarray           # [BOARD_INPUTS, H]
+    b1: np.ndarray           # [H]
+    wr: np.ndarray           # [H]
+    emb: np.ndarray          # [MOVE_INPUTS, H]
+    bias: np.ndarray         # [MOVE_INPUTS]
+
+    def logits(self, active: np.ndarray, move_index: np.ndarray, r: float) -> np.ndarray:
+        h = np.maximum(self.w1[active].sum(axis=0) + self.b1 + r * self.wr, 0.0)
+        e = self.emb[move_index[:, 0]] + self.emb[move_index[:, 1]]
+        return e @ h + self.bias[move_index[:, 0]] + self.bias[move_index[:, 1]]
+
+    def save(self, path: Path = POLICY_FILE) -> None:
+        np.savez(path, w1=self.w1.astype(np.float32), b1=self.b1.astype(np.float32), wr=self.wr.astype(np.float32),
+                 emb=self.emb.astype(np.float32), bias=self.bias.astype(np.float32))
+
+
+def load(path: Path = POLICY_FILE) -> Policy:
+    with np.load(path) as data:
+        arrays = {k: data[k].astype(np.float64) for k in ("w1", "b1", "wr", "emb", "bias")}
+    if arrays["w1"].shape[0] != BOARD_INPUTS or arrays["emb"].shape[0] != MOVE_INPUTS:
+        raise ValueError(f"{path}: made for other inputs than this engine's")
+    return Policy(**arrays)
