@@ -6,7 +6,7 @@ import numpy as np
 
 from engine.board import Board
 from search.human_model import FeatureSearch, features
-from search.human_policy import Policy, inputs, load
+from search.human_policy import inputs, load
 from tools.calibration import train_policy
 
 
@@ -78,7 +78,7 @@ def test_the_gradient_is_the_derivative_of_the_loss():
 def test_training_learns_the_moves_and_the_policy_computes_the_same_logits(tmp_path):
     h = 8
     arrays = small_data()
-    w1, emb, b1, wr, bias, size = train_policy._layout(h)
+    size = train_policy._layout(h)[-1]
     theta = np.random.default_rng(5).normal(0, 0.1, size)
     m, v, step = np.zeros(size), np.zeros(size), 0
     before = train_policy._score(theta, h, np.arange(3), *arrays)
@@ -86,8 +86,7 @@ def test_training_learns_the_moves_and_the_policy_computes_the_same_logits(tmp_p
         _, step = train_policy._epoch(theta, h, np.arange(3), 3, *arrays, m, v, step, 0.01, 0.0)
     loss, top1 = train_policy._score(theta, h, np.arange(3), *arrays)
     assert loss < before[0] / 4 and top1 == 1.0
-    Policy(theta[w1:emb].reshape(768, h), theta[b1:wr], theta[wr:bias], theta[emb:b1].reshape(768, h),
-           theta[bias:]).save(tmp_path / "p.npz")
+    train_policy.policy_of(theta, h).save(tmp_path / "p.npz")
     policy = load(tmp_path / "p.npz")
     active, count, rows, offsets, chosen, r = arrays
     for i in range(3):

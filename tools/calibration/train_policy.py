@@ -86,8 +86,10 @@ def extract(out: Path, limit: int | None = None) -> None:
 
 # ---- training -------------------------------------------------------------------------------------
 
-def _layout(h: int) -> tuple[int, int, int, int, int, int]:
-    """Offsets of w1, emb, b1, wr, bias in the flat parameter vector, and its size."""
+@njit(cache=True)
+def _layout(h):
+    """Offsets of w1, emb, b1, wr, bias in the flat parameter vector, and its size (one layout
+    for the kernels and for policy_of)."""
     w1, emb = 0, 768 * h
     b1 = emb + 768 * h
     wr = b1 + h
@@ -95,11 +97,20 @@ def _layout(h: int) -> tuple[int, int, int, int, int, int]:
     return w1, emb, b1, wr, bias, bias + 768
 
 
+def policy_of(theta: np.ndarray, h: int):
+    """The Policy whose weights the flat vector `theta` holds."""
+    from search.human_policy import Policy
+
+    w1, emb, b1, wr, bias, _ = _layout(h)
+    return Policy(theta[w1:emb].reshape(768, h), theta[b1:wr], theta[wr:bias], theta[emb:b1].reshape(768, h),
+                  theta[bias:])
+
+
 @njit(cache=True)
 def _position(theta, grad, h, i, active, count, rows, offsets, chosen, r, pre, hidden, dh, z, learn):
     """Negative log-likelihood of position i's move and whether it is the top move; adds the
     gradient to `grad` when `learn`."""
-    w1, emb, b1, wr, bias = 0, 768 * h, 2 * 768 * h, 2 * 768 * h + h, 2 * 768 * h + 2 * h
+    w1, emb, b1, wr, bias, _ = _layout(h)
     for k in range(h):
         pre[k] = theta[b1 + k] + r[i] * theta[wr + k]
     for a in range(count[i]):
@@ -190,7 +201,6 @@ def fit(path: Path, hidden: int, epochs: int, rate: float, batch: int, l2: float
         leave_out: tuple[int, int] | None = None) -> None:
     """Train and save a policy; with leave_out (f, n), not on the games of fold f of n."""
     from search.human_model import scaled_rating
-    from search.human_policy import Policy
 
     data = dict(np.load(path))
     game_index = np.array([_game_index(str(pid)) for pid in data["ids"]])
@@ -201,7 +211,7 @@ def fit(path: Path, hidden: int, epochs: int, rate: float, batch: int, l2: float
     arrays = (data["active"].astype(np.int64), data["count"].astype(np.int64), data["rows"].astype(np.int64),
               data["offsets"], data["chosen"].astype(np.int64), scaled_rating(data["rating"]))
     rng = np.random.default_rng(seed)
-    w1, emb, b1, wr, bias, size = _layout(hidden)
+    w1, emb, b1, _, _, size = _layout(hidden)
     theta = np.zeros(size)
     theta[w1:emb] = rng.normal(0, 1 / np.sqrt(32), 768 * hidden)
     theta[emb:b1] = rng.normal(0, 1 / np.sqrt(hidden), 768 * hidden)
@@ -214,8 +224,7 @@ def fit(path: Path, hidden: int, epochs: int, rate: float, batch: int, l2: float
         watch_loss, watch_top1 = _score(theta, hidden, held, *arrays)
         print(f"epoch {epoch + 1}: training loss {loss:.4f}, watched loss {watch_loss:.4f}, top-1 {watch_top1:.1%}"
               f" ({time.perf_counter() - began:.0f} s)", file=sys.stderr, flush=True)
-    Policy(theta[w1:emb].reshape(768, hidden), theta[b1:wr], theta[wr:bias], theta[emb:b1].reshape(768, hidden),
-           theta[bias:]).save(save)
+    policy_of(theta, hidden).save(save)
     print(f"saved {save}", file=sys.stderr)
 
 
