@@ -36,6 +36,7 @@ from jitfish.reasons import cause
 from jitfish.review import (Evaluation, SideSummary, count_text, first_look, needs_second_look, second_look,
                             set_eval, summary_note, write_verdict)
 from jitfish.uci import ENGINE_NAME
+from eval.shipped import review_network
 from search.driver import Result, Searcher
 from search.timeman import Limits
 
@@ -262,7 +263,7 @@ def annotated_games(games: list[tuple[int, chess.pgn.Game]], limits: Limits, has
     """Load the engine, then annotate the games one by one, yielding each when it is done."""
     bar.update(0, "loading the engine")
     try:
-        analyser = Analyser(Searcher(hash_mb), limits)
+        analyser = Analyser(Searcher(hash_mb, review_network()), limits)
     except MemoryError:
         raise AnalyseError(f"not enough memory for --hash {hash_mb}") from None
     bar.restart_clock()

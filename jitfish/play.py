@@ -66,6 +66,7 @@ class Session:
 
     def __init__(self, game: Game, elo: int, read: Callable[[], str], write: Callable[[str], None], colour: bool,
                  seed: int, think_seconds: float) -> None:
+        from eval.shipped import review_network
         from search.driver import Searcher
 
         assert game.human is not None, "the terminal game is against the robot"
@@ -74,7 +75,7 @@ class Session:
         self.think_seconds = think_seconds
         self.engine = Searcher(16)
         self.engine.set_level(level_for_elo(elo), seed)
-        self.adviser = Searcher(16)       # full strength, for hints and draw judgements
+        self.adviser = Searcher(16, review_network())   # full strength: hints and draw judgements, as the browser's
         self.flipped = False
 
     def show(self) -> None:

@@ -280,12 +280,13 @@ def test_the_network_score_is_halved_with_opposite_coloured_bishops(net_file):
 def test_the_wrong_bishop_with_rook_pawns_is_a_draw():
     """Rook pawns, a bishop that does not cover the queening square, and the defending king in
     or next to that corner: a draw however many pawns, which the network (and the hand-crafted evaluation
-    without it) must know, within a few centipawns; with the right bishop it is a win."""
+    without it) must know, within a few centipawns; with the right bishop it is a win. Black's
+    a-pawn (which the king takes) keeps the scale on: it is off against a bare king."""
     network, hand_crafted = Searcher(1), Searcher(1, network="")
     assert network.network
     for searcher in (network, hand_crafted):
-        assert abs(searcher.static_eval(Board("7k/8/7P/7P/8/8/p7/3BK3 w - - 0 1"))) <= 30
-        assert searcher.static_eval(Board("6k1/8/7P/7P/8/8/p7/2B1K3 w - - 0 1")) > 200
+        assert abs(searcher.static_eval(Board("7k/8/7P/7P/8/p7/1K6/3B4 w - - 0 1"))) <= 30
+        assert searcher.static_eval(Board("6k1/8/7P/7P/8/p7/1K6/2B5 w - - 0 1")) > 200
         assert abs(searcher.static_eval(Board("4bk2/p7/8/8/8/8/8/K7 b - - 0 1"))) <= 30   # black's a-pawn
-        assert abs(searcher.static_eval(Board("6k1/8/7P/7P/8/8/p7/3BK3 w - - 0 1"))) <= 30  # next to the corner
-        assert searcher.static_eval(Board("5k2/8/7P/7P/8/8/p7/3BK3 w - - 0 1")) > 200  # too far from it
+        assert abs(searcher.static_eval(Board("6k1/8/7P/7P/8/p7/1K6/3B4 w - - 0 1"))) <= 30  # next to the corner
+        assert searcher.static_eval(Board("5k2/8/7P/7P/8/p7/1K6/3B4 w - - 0 1")) > 200  # too far from it

@@ -18,7 +18,10 @@ from pathlib import Path
 import chess
 import pytest
 
+from engine.board import Board
+from eval.shipped import review_network
 from jitfish.web.review import REVIEW_NODES, MoveReview, review_game
+from search.driver import Searcher
 from tools.review.audit import Engine, faults
 
 CORPUS = Path(__file__).parent / "data" / "review_corpus.txt"
@@ -98,6 +101,14 @@ def test_the_corpus_covers_every_kind_of_reason():
         assert kind in names, kind
     assert len(ENTRIES) >= 30 and len({entry.name for entry in ENTRIES}) == len(ENTRIES)
     assert all(entry.strong and (entry.say or entry.never) for entry in ENTRIES)
+
+
+def test_the_corpus_is_judged_by_the_review_network():
+    """The review's searches (the browser's adviser, `jitfish analyse`, this corpus' engine) use
+    eval/review-network.npz, the network the corpus was checked against, not the playing network."""
+    board = Board("r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7")
+    judge, player = Searcher(1, review_network()), Searcher(1)
+    assert Engine(1000).searcher.static_eval(board) == judge.static_eval(board) != player.static_eval(board)
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[entry.name for entry in ENTRIES])

@@ -18,9 +18,10 @@ from tools.matches.tactics import read_epd
 # depth-1 search misses it (no bare capture of a hanging piece). Tested at depth 6, three plies
 # above the depth that first finds each, a few thousand nodes apiece. WAC.022 and WAC.251 left it
 # with the evaluation tune (Bench 780971): their key moves now hold from depth 8 and 10 on; WAC.096
-# left it with the third network (Bench 756241): Qd8+ at depths 3-5, b3 at 6-8, Qd8+ from 9 on.
+# left it with the third network (Bench 756241): Qd8+ at depths 3-5, b3 at 6-8, Qd8+ from 9 on;
+# WAC.093 with the 256-neuron network (Bench 716964): Qg3 at depths 3-6, Bh6 from 7 on.
 WAC_SAMPLE = ["WAC.003", "WAC.008", "WAC.009", "WAC.024", "WAC.056", "WAC.063", "WAC.067", "WAC.078",
-              "WAC.093", "WAC.095", "WAC.122", "WAC.126", "WAC.143", "WAC.197", "WAC.233",
+              "WAC.095", "WAC.122", "WAC.126", "WAC.143", "WAC.197", "WAC.233",
               "WAC.255", "WAC.271"]
 WAC_DEPTH = 6
 MIDDLEGAME = "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7"

@@ -25,6 +25,7 @@ import chess.pgn
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from eval.shipped import default_network, review_network
 from jitfish.web.robot import Adviser, Robot
 from jitfish.web.server import MAX_MESSAGE, MAX_SESSIONS, WebServer
 from search.levels import FULL_STRENGTH_ELO
@@ -207,8 +208,8 @@ def test_a_whole_game_against_the_weakest_level():
                 game = await page.until(lambda g: len(g["moves"]) > len(board.move_stack) and robot_done(g))
                 board = replay(game)
             assert game["result"] in ("1-0", "0-1", "1/2-1/2") and game["reason"]
-            outcome = board.outcome()
-            assert outcome is not None and outcome.result() == game["result"]
+            outcome = board.outcome(claim_draw=True)    # the robot claims a repetition or fifty moves
+            assert outcome is not None and outcome.result() == game["result"], (game["reason"], board.fen())
             record = chess.pgn.read_game(io.StringIO(game["pgn"]))
             assert record.headers["Result"] == game["result"] and record.headers["Black"] == "Jitfish 400"
             assert [m.uci() for m in record.mainline_moves()] == [m["uci"] for m in game["moves"]]
@@ -958,6 +959,9 @@ def test_robot_and_adviser_start_again_an_engine_that_died():
             info = await adviser.analyse(board, chess.engine.Limit(nodes=2000))
             assert move in board.legal_moves and info["pv"][0] in board.legal_moves
             assert all(owner.engine.transport.get_pid() != pid for owner, pid in zip((robot, adviser), killed))
+            # the restarted adviser still judges with the review network, the robot plays with its own
+            assert adviser.engine.config["EvalFile"] == review_network() != default_network()
+            assert robot.engine.config.get("EvalFile", default_network()) == default_network()
         finally:
             await robot.close()
             await adviser.close()

@@ -19,6 +19,7 @@ from typing import Awaitable, Callable, TypeVar
 import chess
 import chess.engine
 
+from eval.shipped import review_network
 from search.levels import FULL_STRENGTH_ELO, MIN_ELO
 
 from jitfish.clock import Clock, engine_limit
@@ -151,9 +152,9 @@ class Robot:
 
 
 class Adviser:
-    """One full-strength engine shared by all games: hints, draw judgements and the searches of
-    game reviews, one search at a time (a review takes its turn position by position, so a hint
-    waits for one position at most)."""
+    """One full-strength engine shared by all games, with the review network (eval/shipped.py):
+    hints, draw judgements and the searches of game reviews, one search at a time (a review takes
+    its turn position by position, so a hint waits for one position at most)."""
 
     def __init__(self) -> None:
         self.engine: chess.engine.UciProtocol | None = None
@@ -179,6 +180,7 @@ class Adviser:
 
     async def _start(self) -> None:
         self.engine = await open_engine()
+        await self.engine.configure({"EvalFile": review_network()})     # the judge the review corpus checks
 
     async def suggest(self, board: chess.Board, seconds: float) -> Suggestion:
         info = await self.analyse(board, chess.engine.Limit(time=seconds))

@@ -39,6 +39,7 @@ import chess
 
 from engine.board import Board
 from engine.move import move_to_uci
+from eval.shipped import review_network
 from jitfish.review import Evaluation
 from jitfish.web.review import GameReview, review_game
 from search.driver import Searcher
@@ -163,7 +164,7 @@ class Engine:
     file, for runs that change only how the reasons are written)."""
 
     def __init__(self, nodes: int, hash_mb: int = 16, cache: str | None = None) -> None:
-        self.searcher = Searcher(hash_mb)
+        self.searcher = Searcher(hash_mb, review_network())
         self.nodes = nodes
         self.cache_path = cache
         self.cache: dict = {}
