@@ -4,8 +4,9 @@ A conditional-logit choice over the legal moves (issue 48). Each move is describ
 person's choice depends on (search/human.py's kernel): the score it keeps after a shallow and
 after a deeper search (as loss against the best), its rank at each, capture, recapture of the
 last-moved piece, check, castling, promotion, the piece moved, how far and which way,
-development, whether it rescues a piece that was en prise or leaves one there, and which piece
-goes to and comes from which square. Every weight has a rating slope, so how the choice changes
+development, whether it rescues a piece that was en prise or leaves one there, which piece
+goes to and comes from which square, and the logit of a small policy over the whole board
+(search/human_policy.py: what the position looks like to a person). Every weight has a rating slope, so how the choice changes
 with rating is learnt from the games (tools/calibration/train_human.py), not set by hand. The
 weights ship as search/human.npz.
 """
@@ -22,6 +23,7 @@ import numpy as np
 from engine.defs import KING, MATE_IN_MAX, NO_EVAL, PAWN
 from eval import nnue
 from eval.evaluate import W_NNUE, W_PAWN_CACHE
+from search import human_policy
 from search import tt as tt_module
 from search.human import (
     R_CAPTURED,
@@ -67,7 +69,7 @@ ENGINE_NODES = 20000         # full strength's move at this many nodes is one of
 DENSE = ("loss1", "log_loss1", "best1", "lossD", "log_lossD", "bestD", "nearD", "rank1_2", "rank1_3",
          "rank1_45", "rankD_2", "rankD_3", "capture", "captured_value", "recapture", "check", "castle",
          "promotion", "pawn_push", "double_push", "distance", "forward", "develop", "king_move", "escape",
-         "ignores_threat", "engine_move", "bias")
+         "ignores_threat", "engine_move", "bias", "policy")
 N_DENSE = len(DENSE)
 N_SQUARES = 2 * 6 * 64       # piece type x target square, then piece type x origin square (own side's view)
 
@@ -135,9 +137,10 @@ def engine_move_index(searcher, board, nodes: int = ENGINE_NODES) -> int:
     return board.legal_moves().index(best)
 
 
-def features(raw: np.ndarray, engine: int) -> tuple[np.ndarray, np.ndarray]:
+def features(raw: np.ndarray, engine: int, policy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(dense [n, N_DENSE] float32, square indices [n, 2] int32) of the moves of one position;
-    `engine` is the index of full strength's move among them."""
+    `engine` is the index of full strength's move among them, `policy` the moves' logits by the
+    board policy (at the rating the model is asked about)."""
     n = len(raw)
     loss1, lossd = _loss(raw[:, R_SHALLOW]) / 100, _loss(raw[:, R_DEEP]) / 100
     rank1, rankd = _rank(raw[:, R_SHALLOW]), _rank(raw[:, R_DEEP])
@@ -150,7 +153,7 @@ def features(raw: np.ndarray, engine: int) -> tuple[np.ndarray, np.ndarray]:
                raw[:, R_PROMOTION], (piece == PAWN) & (raw[:, R_DOUBLE] == 0), raw[:, R_DOUBLE],
                raw[:, R_DISTANCE] / 7, raw[:, R_FORWARD] / 7, raw[:, R_DEVELOP],
                (piece == KING) & (raw[:, R_CASTLE] == 0), raw[:, R_ESCAPE], raw[:, R_LEFT_EN_PRISE],
-               np.arange(n) == engine, np.ones(n))
+               np.arange(n) == engine, np.ones(n), policy)
     for k, column in enumerate(columns):
         dense[:, k] = column
     squares = np.empty((n, 2), dtype=np.int32)
@@ -211,13 +214,15 @@ class Chooser:
     """Chooses a move as the model says a player of `rating` would: a `share` of the moves
     (decided per position by the seed) sampled from its probabilities raised to `sharpen`, the
     others its most likely move (share 1: always a sample; share 0: always the most likely move).
-    `engine` is the full-strength Searcher of the engine-move feature (made when needed)."""
+    `engine` is the full-strength Searcher of the engine-move feature (made when needed), `policy`
+    the board policy of the policy feature."""
     model: Model
     rating: float
     share: float = 1.0
     sharpen: float = 1.0
     search: FeatureSearch = field(default_factory=FeatureSearch)
     engine: object = None
+    policy: human_policy.Policy = field(default_factory=human_policy.shipped)
 
     def distribution(self, board) -> tuple[list[int], np.ndarray, np.ndarray]:
         """The legal moves, their probabilities (sharpened) and their deeper-search scores."""
@@ -228,7 +233,8 @@ class Chooser:
             from search.driver import Searcher
 
             self.engine = Searcher(1)
-        u = self.model.utilities(*features(raw, engine_move_index(self.engine, board)), self.rating) * self.sharpen
+        logits = self.policy.logits(*human_policy.inputs(board, moves), float(scaled_rating(self.rating)))
+        u = self.model.utilities(*features(raw, engine_move_index(self.engine, board), logits), self.rating) * self.sharpen
         p = np.exp(u - u.max())
         return moves, p / p.sum(), raw[:, R_DEEP]
 

@@ -11,6 +11,7 @@ tools/calibration/train_policy.py; the choice model takes its logit as one more 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,6 +82,12 @@ class Policy:
     def save(self, path: Path = POLICY_FILE) -> None:
         np.savez(path, w1=self.w1.astype(np.float32), b1=self.b1.astype(np.float32), wr=self.wr.astype(np.float32),
                  emb=self.emb.astype(np.float32), bias=self.bias.astype(np.float32))
+
+
+@functools.lru_cache(maxsize=1)
+def shipped() -> Policy:
+    """The shipped policy, read once."""
+    return load()
 
 
 def load(path: Path = POLICY_FILE) -> Policy:

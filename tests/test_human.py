@@ -6,7 +6,8 @@ import numpy as np
 from engine.board import Board
 from eval.shipped import default_network
 from search.human import R_CAPTURED, R_CASTLE, R_CHECK, R_DEEP, R_ESCAPE, R_RECAPTURE, R_SHALLOW
-from search.human_model import N_DENSE, Chooser, FeatureSearch, features, load
+from search import human_policy
+from search.human_model import DENSE, N_DENSE, Chooser, FeatureSearch, Model, features, load, scaled_rating
 
 HANGING_QUEEN = "rnb1kbnr/pppp1ppp/8/4p1q1/4P3/3P4/PPP2PPP/RNBQKBNR w KQkq - 1 3"   # Bxg5 wins the queen
 TWO_KNIGHTS = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "f3g5", "d7d5", "e4d5"]                 # ...Nxd5 recaptures
@@ -43,7 +44,7 @@ def test_features_do_not_depend_on_what_was_searched_before():
     first = search.raw(Board(HANGING_QUEEN))[1]
     search.raw(board_after(TWO_KNIGHTS))
     assert np.array_equal(search.raw(Board(HANGING_QUEEN))[1], first)
-    dense, squares = features(first, 0)
+    dense, squares = features(first, 0, np.zeros(len(first)))
     assert dense.shape == (len(first), N_DENSE) and squares.shape == (len(first), 2)
 
 
@@ -94,3 +95,21 @@ def test_a_network_scores_the_moves_the_same_whatever_was_scored_before():
     assert not np.array_equal(first[:, R_DEEP], FeatureSearch().raw(Board(HANGING_QUEEN))[1][:, R_DEEP])
     moves = FeatureSearch().raw(Board(HANGING_QUEEN))[0]
     assert Board(HANGING_QUEEN).uci(moves[int(np.argmax(first[:, R_DEEP]))]) == "c1g5"
+
+
+def test_the_chooser_gives_the_policy_feature_the_boards_logits_at_its_rating():
+    """The policy feature is the board policy's logit of each move at the Chooser's rating: with
+    all the weight on it, the choice is the policy's own most likely move, and the probabilities
+    are the softmax of its logits."""
+    model = load()
+    dense = np.zeros_like(model.dense)
+    dense[0, DENSE.index("policy")] = 1.0
+    only_policy = Model(dense, np.zeros_like(model.squares))
+    policy = human_policy.shipped()
+    for rating in (1100, 1900):
+        for fen in POSITIONS[:4]:
+            board = Board(fen)
+            moves, p, _ = Chooser(only_policy, rating).distribution(board)
+            logits = policy.logits(*human_policy.inputs(board, moves), float(scaled_rating(rating)))
+            expected = np.exp(logits - logits.max())
+            assert np.allclose(p, expected / expected.sum())

@@ -34,7 +34,7 @@ def test_move_rows_are_the_choice_model_square_features():
     board = board_after(["e2e4", "e7e5", "g1f3", "b8c6", "f1c4"])
     moves, raw = FeatureSearch().raw(board)
     _, rows = inputs(board, moves)
-    _, squares = features(raw, 0)
+    _, squares = features(raw, 0, np.zeros(len(raw)))
     assert np.array_equal(rows, squares)
 
 

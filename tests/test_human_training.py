@@ -1,42 +1,82 @@
 """The human model's trainer (tools/calibration/train_human.py): several extracts fit as one."""
 
+from dataclasses import replace
+from itertools import islice
+
 import numpy as np
 import pytest
 
 from engine.board import Board
-from search.human_model import FeatureSearch
-from tests.test_human import POSITIONS
-from tools.calibration.train_human import Data
+from search import human_policy
+from search.human_model import DENSE, FeatureSearch, scaled_rating
+from tools.calibration.human_games import fold, game_index, positions, training_games
+from tools.calibration.train_human import Data, shipped_policy
 
 
-def write_extract(path, fens: list[str], deep: int = 3, network: str = "") -> None:
-    search, raws = FeatureSearch(), []
-    for fen in fens:
-        raws.append(search.raw(Board(fen), deep)[1])
+def training_positions(count: int) -> list:
+    """The first `count` positions of the training games (real ids: the trainer replays them)."""
+    return list(islice(positions(training_games()), count))
+
+
+def write_extract(path, chosen: list, deep: int = 3, network: str = "") -> None:
+    search, raws, picks = FeatureSearch(), [], []
+    for position in chosen:
+        board = Board()
+        for uci in position.history:
+            board.push_uci(uci)
+        moves, raw = search.raw(board, deep)
+        raws.append(raw)
+        picks.append(moves.index(board.parse_uci(position.human_move)))
     counts = [len(r) for r in raws]
     np.savez(path, raw=np.concatenate(raws).astype(np.int32), offsets=np.concatenate([[0], np.cumsum(counts)]),
-             chosen=np.array([c // 2 for c in counts], dtype=np.int32),
-             rating=np.array([1200 + 100 * (c % 7) for c in counts], dtype=np.int32),
-             ids=np.array([f"test:{i}:{i}" for i in range(len(fens))]),
-             engine=np.zeros(len(fens), dtype=np.int32), deep=deep, network=network)
+             chosen=np.array(picks, dtype=np.int32), rating=np.array([p.mover_elo for p in chosen], dtype=np.int32),
+             ids=np.array([p.id for p in chosen]), engine=np.zeros(len(chosen), dtype=np.int32), deep=deep,
+             network=network)
 
 
 def test_two_extracts_are_the_data_of_one(tmp_path):
-    write_extract(tmp_path / "a.npz", POSITIONS[:3])
-    write_extract(tmp_path / "b.npz", POSITIONS[3:])
-    write_extract(tmp_path / "all.npz", POSITIONS)
-    joined, whole = Data([tmp_path / "a.npz", tmp_path / "b.npz"]), Data(tmp_path / "all.npz")
+    chosen = training_positions(8)
+    write_extract(tmp_path / "a.npz", chosen[:3])
+    write_extract(tmp_path / "b.npz", chosen[3:])
+    write_extract(tmp_path / "all.npz", chosen)
+    policy = shipped_policy()
+    joined, whole = Data([tmp_path / "a.npz", tmp_path / "b.npz"], policy), Data(tmp_path / "all.npz", policy)
     assert np.array_equal(joined.offsets, whole.offsets) and np.array_equal(joined.target, whole.target)
     assert np.array_equal(joined.dense, whole.dense) and np.array_equal(joined.group, whole.group)
     assert np.array_equal(joined.rating, whole.rating) and np.array_equal(joined.squares, whole.squares)
-    assert joined.deep == 3 and len(joined.chosen) == len(POSITIONS)
+    assert joined.deep == 3 and len(joined.chosen) == len(chosen)
 
 
 def test_extracts_of_different_depths_or_evaluations_do_not_mix(tmp_path):
-    write_extract(tmp_path / "a.npz", POSITIONS[:2], deep=3)
-    write_extract(tmp_path / "b.npz", POSITIONS[2:4], deep=2)
+    chosen = training_positions(6)
+    write_extract(tmp_path / "a.npz", chosen[:2], deep=3)
+    write_extract(tmp_path / "b.npz", chosen[2:4], deep=2)
     with pytest.raises(ValueError, match="different depths"):
-        Data([tmp_path / "a.npz", tmp_path / "b.npz"])
-    write_extract(tmp_path / "c.npz", POSITIONS[4:6], network="net.npz")     # scored as if by a network
+        Data([tmp_path / "a.npz", tmp_path / "b.npz"], shipped_policy())
+    write_extract(tmp_path / "c.npz", chosen[4:6], network="net.npz")     # scored as if by a network
     with pytest.raises(ValueError, match="different evaluations"):
-        Data([tmp_path / "a.npz", tmp_path / "c.npz"])
+        Data([tmp_path / "a.npz", tmp_path / "c.npz"], shipped_policy())
+
+
+def test_the_policy_feature_is_the_folds_policy_at_the_players_rating(tmp_path):
+    """Each position's policy column comes from the policy of its game's fold (out of fold: the
+    fit never sees a logit of a policy trained on that game), at the mover's rating until
+    at_rating moves it; the board inputs are the Chooser's."""
+    start = training_positions(1000)
+    chosen = [p for p in start if p.game.index == 0][:3] + [p for p in start if p.game.index == 5][:3]
+    assert [fold(p.game.index, 2) for p in chosen] == [0, 0, 0, 1, 1, 1]
+    write_extract(tmp_path / "a.npz", chosen)
+    policies = [human_policy.shipped(), replace(human_policy.shipped(), bias=human_policy.shipped().bias + 1.0)]
+    data = Data(tmp_path / "a.npz", lambda pid: policies[fold(game_index(pid), 2)])
+    for i, position in enumerate(chosen):
+        board = Board()
+        for uci in position.history:
+            board.push_uci(uci)
+        policy = policies[fold(position.game.index, 2)]
+        column = data.dense[data.offsets[i]:data.offsets[i + 1], DENSE.index("policy")]
+        r = float(scaled_rating(position.mover_elo))
+        assert np.allclose(column, policy.logits(*human_policy.inputs(board, board.legal_moves()), r))
+        data.at_rating(np.full(len(chosen), 2500.0))
+        assert np.allclose(data.dense[data.offsets[i]:data.offsets[i + 1], DENSE.index("policy")],
+                           policy.logits(*human_policy.inputs(board, board.legal_moves()), float(scaled_rating(2500))))
+        data.at_rating(data.rating)

@@ -136,3 +136,36 @@ def held_out_sample(lo: int, count: int = PER_BAND) -> list[Position]:
 
 def training_games() -> list[Game]:
     return [g for g in all_games() if not g.held_out]
+
+
+def fold(game_index, folds: int):
+    """The fold of a training game (its index in its file; every fifth game is held out anyway),
+    so that a position's policy logit can come from a policy that never saw its game."""
+    return (game_index // HELD_OUT_EVERY) % folds
+
+
+def game_index(pid: str) -> int:
+    """The game's index in its file, from a position id (source:index:ply)."""
+    return int(str(pid).rsplit(":", 2)[1])
+
+
+def policy_inputs(ids) -> dict:
+    """id -> (board inputs, move rows, index of the person's move) of search/human_policy.py for
+    the positions named by `ids`, replayed from their games."""
+    from engine.board import Board
+    from search.human_policy import inputs
+
+    games = {(g.source, g.index): g for g in all_games()}
+    wanted: dict[tuple[str, int], set[int]] = {}
+    for pid in ids:
+        name, index, ply = str(pid).rsplit(":", 2)
+        wanted.setdefault((name, int(index)), set()).add(int(ply))
+    found = {}
+    for key, plies in wanted.items():
+        board = Board()
+        for ply, text in enumerate(games[key].moves[:max(plies) + 1]):
+            if ply in plies:
+                moves = board.legal_moves()
+                found[f"{key[0]}:{key[1]}:{ply}"] = (*inputs(board, moves), moves.index(board.parse_uci(text)))
+            board.push_uci(text)
+    return found

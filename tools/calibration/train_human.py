@@ -24,16 +24,21 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
+from search.human_policy import Policy
 from tools.calibration.human_games import (
     BAND_WIDTH,
     BANDS,
     MIN_PLY,
     all_games,
     band_name,
+    fold,
+    game_index,
     held_out_sample,
+    policy_inputs,
     training_games,
 )
 
@@ -160,10 +165,16 @@ def _joined(paths: list[Path]) -> dict[str, np.ndarray]:
     return joined
 
 
-class Data:
-    """Features of every move of every position, flattened, with the positions' groups."""
+PolicyFor = Callable[[str], Policy]
 
-    def __init__(self, paths: Path | list[Path]) -> None:
+
+class Data:
+    """Features of every move of every position, flattened, with the positions' groups; the
+    policy feature's logits come from `policy_for(position id)` (the shipped policy, or for
+    fitting the fold's policy that never saw the position's game), at the players' ratings
+    until `at_rating` says otherwise."""
+
+    def __init__(self, paths: Path | list[Path], policy_for: PolicyFor) -> None:
         from search.human_model import features
 
         data = _joined(paths if isinstance(paths, list) else [paths])
@@ -175,13 +186,28 @@ class Data:
         engine = data["engine"]
         dense, squares = [], []
         for i in range(n):
-            d, s = features(raw[self.offsets[i]:self.offsets[i + 1]], int(engine[i]))
+            d, s = features(raw[self.offsets[i]:self.offsets[i + 1]], int(engine[i]),
+                            np.zeros(self.offsets[i + 1] - self.offsets[i]))
             dense.append(d)
             squares.append(s)
         self.dense = np.concatenate(dense).astype(np.float64)
         self.squares = np.concatenate(squares)
         self.group = np.repeat(np.arange(n), np.diff(self.offsets))
         self.target = self.offsets[:-1] + self.chosen
+        self.policy_for = policy_for
+        self.inputs = policy_inputs(self.ids)
+        self.at_rating(self.rating)
+
+    def at_rating(self, ratings: np.ndarray) -> Data:
+        """Recompute the policy column at `ratings` (one per position); returns self."""
+        from search.human_model import scaled_rating
+
+        column = self.dense[:, -1]
+        for i, pid in enumerate(self.ids):
+            active, rows, _ = self.inputs[str(pid)]
+            column[self.offsets[i]:self.offsets[i + 1]] = self.policy_for(str(pid)).logits(
+                active, rows, float(scaled_rating(ratings[i])))
+        return self
 
     def subset(self, mask: np.ndarray) -> Data:
         """The positions where `mask` holds."""
@@ -194,7 +220,24 @@ class Data:
         other.dense, other.squares = self.dense[rows], self.squares[rows]
         other.group = np.repeat(np.arange(len(keep)), counts)
         other.target = other.offsets[:-1] + other.chosen
+        other.deep, other.policy_for, other.inputs = self.deep, self.policy_for, self.inputs
         return other
+
+
+def shipped_policy(path: Path | None = None) -> PolicyFor:
+    """Every position's logits by one policy (the shipped one unless `path`)."""
+    from search import human_policy
+
+    policy = human_policy.load(path) if path else human_policy.shipped()
+    return lambda pid: policy
+
+
+def out_of_fold(paths: list[Path]) -> PolicyFor:
+    """Each position's logits by the policy that left its game's fold out (fold k of len(paths))."""
+    from search.human_policy import load
+
+    policies = [load(path) for path in paths]
+    return lambda pid: policies[fold(game_index(pid), len(policies))]
 
 
 def _unpack(theta: np.ndarray, n_dense: int, n_squares: int) -> tuple[np.ndarray, np.ndarray]:
@@ -277,10 +320,10 @@ def lbfgs(f, x: np.ndarray, iterations: int = 200, memory: int = 10, tolerance: 
     return x
 
 
-def fit(paths: list[Path], save: Path | None, start: Path | None, iterations: int) -> None:
+def fit(paths: list[Path], folds: list[Path], save: Path | None, start: Path | None, iterations: int) -> None:
     from search.human_model import N_DENSE, N_SQUARES, Model, load
 
-    data = Data(paths)
+    data = Data(paths, out_of_fold(folds))
     print(f"{len(data.chosen)} positions, {len(data.group)} moves", file=sys.stderr)
     theta = np.zeros(3 * N_DENSE + 2 * N_SQUARES)
     if start is not None:            # go on from a saved fit
@@ -296,22 +339,22 @@ def fit(paths: list[Path], save: Path | None, start: Path | None, iterations: in
 
 # ---- evaluation -----------------------------------------------------------------------------------
 
-def evaluate(path: Path, model_path: Path, sharpen: list[float]) -> str:
+def evaluate(path: Path, model_path: Path, policy: Path | None, sharpen: list[float]) -> str:
     """Per band: top-1 match and expected sampled match (from p^beta for each beta) at the band's
     centre rating, over the held-out positions of that band."""
     from search.human_model import load
     from tools.calibration.move_matching import cell
 
     model = load(model_path)
-    data = Data(path)
+    data = Data(path, shipped_policy(policy))
     index = {pid: i for i, pid in enumerate(data.ids)}
     lines = ["| band | model rating | top-1 | " + " | ".join(f"sampled, beta {b:g}" for b in sharpen) + " |",
              "| --- | --- | --- |" + " --- |" * len(sharpen)]
     for lo in BANDS:
         keep = np.zeros(len(data.chosen), dtype=bool)
         keep[[index[p.id] for p in held_out_sample(lo)]] = True
-        band = data.subset(keep)
         rating = lo + BAND_WIDTH // 2
+        band = data.subset(keep).at_rating(np.full(int(keep.sum()), float(rating)))
         u = utilities(band, model.dense, model.squares, np.full(len(band.chosen), float(rating)))
         starts = band.offsets[:-1]
         top = np.maximum.reduceat(u, starts)
@@ -326,7 +369,8 @@ def evaluate(path: Path, model_path: Path, sharpen: list[float]) -> str:
     return "\n".join(lines)
 
 
-def forms(path: Path, model_path: Path, ratings: list[float], shares: list[float], sharpen: list[float]) -> str:
+def forms(path: Path, model_path: Path, policy: Path | None, ratings: list[float], shares: list[float],
+          sharpen: list[float]) -> str:
     """For each rating and form (`s0.1`: the most likely move, a sample at 10% of the moves;
     `b2`: always a sample of p^2): expected match per band over the held-out positions (all at
     that one rating), expected centipawn loss of the move played by the deeper search (clipped
@@ -335,7 +379,7 @@ def forms(path: Path, model_path: Path, ratings: list[float], shares: list[float
     from search.human_model import load
 
     model = load(model_path)
-    data = Data(path)
+    data = Data(path, shipped_policy(policy))
     deep = np.clip(np.load(path)["raw"][:, R_DEEP].astype(np.float64), -30000, 30000)
     starts = data.offsets[:-1]
     loss = np.minimum(np.maximum.reduceat(deep, starts)[data.group] - deep, 1000)
@@ -344,6 +388,7 @@ def forms(path: Path, model_path: Path, ratings: list[float], shares: list[float
     lines = ["| rating | form | " + " | ".join(band_name(lo) for lo in BANDS) + " | expected loss | losing 300+ |",
              "| --- | --- |" + " --- |" * (len(BANDS) + 2)]
     for rating in ratings:
+        data.at_rating(np.full(len(data.chosen), float(rating)))
         u = utilities(data, model.dense, model.squares, np.full(len(data.chosen), float(rating)))
         top = np.maximum.reduceat(u, starts)[data.group]
         likeliest = (u == top).astype(np.float64)
@@ -368,6 +413,8 @@ def main(argv: list[str] | None = None) -> int:
     ex.add_argument("--limit", type=int, help="stop after this many positions")
     ft = sub.add_parser("fit", help="fit the weights and save them")
     ft.add_argument("data", type=Path, nargs="+", help="one or more extracts with the engine's move")
+    ft.add_argument("--folds", type=Path, nargs="+", required=True,
+                    help="board policies leaving out fold 0, 1, ... of N of the games (train_policy fit --leave-out)")
     ft.add_argument("--save", type=Path)
     ft.add_argument("--start", type=Path, help="go on from this saved fit instead of zero weights")
     ft.add_argument("--iterations", type=int, default=200)
@@ -385,16 +432,18 @@ def main(argv: list[str] | None = None) -> int:
     ev = sub.add_parser("evaluate", help="the model's match on the held-out positions")
     ev.add_argument("data", type=Path)
     ev.add_argument("--model", type=Path, default=Path("search/human.npz"))
+    ev.add_argument("--policy", type=Path, help="the board policy (default: the shipped one)")
     ev.add_argument("--sharpen", type=float, nargs="*", default=[1.0, 2.0, 4.0])
     fo = sub.add_parser("forms", help="the ways a level could play the model, compared on the held-out positions")
     fo.add_argument("data", type=Path)
     fo.add_argument("--model", type=Path, default=Path("search/human.npz"))
+    fo.add_argument("--policy", type=Path, help="the board policy (default: the shipped one)")
     fo.add_argument("--ratings", type=float, nargs="+", default=[800, 1000, 1200, 1500, 1800])
     fo.add_argument("--shares", type=float, nargs="*", default=[0, 0.1, 0.2, 0.35, 0.5, 1])
     fo.add_argument("--sharpen", type=float, nargs="*", default=[2, 4])
     args = parser.parse_args(argv)
     if args.command == "forms":
-        print(forms(args.data, args.model, args.ratings, args.shares, args.sharpen))
+        print(forms(args.data, args.model, args.policy, args.ratings, args.shares, args.sharpen))
     elif args.command == "extract":
         extract(args.out, args.every, args.held_out, args.limit)
     elif args.command == "reextract":
@@ -402,9 +451,9 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "engine":
         add_engine_move(args.source, args.out, args.nodes, args.stride, args.first)
     elif args.command == "fit":
-        fit(args.data, args.save, args.start, args.iterations)
+        fit(args.data, args.folds, args.save, args.start, args.iterations)
     else:
-        print(evaluate(args.data, args.model, args.sharpen))
+        print(evaluate(args.data, args.model, args.policy, args.sharpen))
     return 0
 
 

@@ -3,18 +3,15 @@
     python -m tools.calibration.train_policy extract --out runs/human/policy-train.npz
     python -m tools.calibration.train_policy fit runs/human/policy-train.npz --hidden 64 --epochs 8 --save P.npz
     python -m tools.calibration.train_policy evaluate --policy P.npz
-    python -m tools.calibration.train_policy fit runs/human/policy-train.npz --leave-out F 2 --save P-F.npz   (F = 0, 1)
-    python -m tools.calibration.train_policy combine runs/human/train-d3.npz --held runs/human/held-d3.npz \
-        --policy P.npz --folds P-0.npz P-1.npz
+    python -m tools.calibration.train_policy fit runs/human/policy-train.npz --leave-out F 4 --save P-F.npz   (F = 0..3)
 
 `extract` replays every training game (never a held-out one; tools/calibration/human_games.py)
 and records every position's board inputs, its legal moves' embedding rows, the move the person
 played and their rating. `fit` trains by minibatch Adam on the softmax over the legal moves (a
 numba kernel; games whose index is 3 modulo 25 are kept aside to watch the loss, not trained on).
 `evaluate` prints the policy's own top-1 match per band on the held-out positions, at the band's
-centre rating. `combine` fits the choice model (train_human) with the policy's logit as one more
-feature, with its rating slopes, and prints the same table for it: whether the policy adds to
-what the engine's features already see.
+centre rating. The policies that leave out one fold of the games each give the choice model
+(train_human fit --folds) the logits of positions they never saw.
 """
 
 from __future__ import annotations
@@ -30,24 +27,17 @@ from numba import njit
 from tools.calibration.human_games import (
     BAND_WIDTH,
     BANDS,
-    all_games,
     band_name,
+    fold,
+    game_index,
     held_out_sample,
+    policy_inputs,
     training_games,
 )
 
 WATCH_EVERY, WATCH_AT = 25, 3        # games with index % 25 == 3: the loss watched while training
 
 
-def fold(game_index: int | np.ndarray, folds: int) -> int | np.ndarray:
-    """The fold of a training game (its index in the file; every fifth game is held out anyway),
-    so that a position's policy logit can come from a policy that never saw its game."""
-    return (game_index // 5) % folds
-
-
-def _game_index(pid: str) -> int:
-    """The game's index in its file, from a position id (source:index:ply)."""
-    return int(pid.rsplit(":", 2)[1])
 HIDDEN = 64
 
 
@@ -203,11 +193,11 @@ def fit(path: Path, hidden: int, epochs: int, rate: float, batch: int, l2: float
     from search.human_model import scaled_rating
 
     data = dict(np.load(path))
-    game_index = np.array([_game_index(str(pid)) for pid in data["ids"]])
-    watch = game_index % WATCH_EVERY == WATCH_AT
+    games = np.array([game_index(pid) for pid in data["ids"]])
+    watch = games % WATCH_EVERY == WATCH_AT
     train, held = np.flatnonzero(~watch), np.flatnonzero(watch)
     if leave_out:
-        train = train[fold(game_index[train], leave_out[1]) != leave_out[0]]
+        train = train[fold(games[train], leave_out[1]) != leave_out[0]]
     arrays = (data["active"].astype(np.int64), data["count"].astype(np.int64), data["rows"].astype(np.int64),
               data["offsets"], data["chosen"].astype(np.int64), scaled_rating(data["rating"]))
     rng = np.random.default_rng(seed)
@@ -230,27 +220,6 @@ def fit(path: Path, hidden: int, epochs: int, rate: float, batch: int, l2: float
 
 # ---- measurement ----------------------------------------------------------------------------------
 
-def _replay(ids) -> dict[str, tuple[np.ndarray, np.ndarray, int]]:
-    """id -> (board inputs, move rows, index of the person's move) for the positions named by `ids`."""
-    from engine.board import Board
-    from search.human_policy import inputs
-
-    games = {(g.source, g.index): g for g in all_games()}
-    wanted: dict[tuple[str, int], set[int]] = {}
-    for pid in ids:
-        name, index, ply = str(pid).rsplit(":", 2)
-        wanted.setdefault((name, int(index)), set()).add(int(ply))
-    found = {}
-    for key, plies in wanted.items():
-        board = Board()
-        for ply, text in enumerate(games[key].moves[:max(plies) + 1]):
-            if ply in plies:
-                moves = board.legal_moves()
-                found[f"{key[0]}:{key[1]}:{ply}"] = (*inputs(board, moves), moves.index(board.parse_uci(text)))
-            board.push_uci(text)
-    return found
-
-
 def evaluate(policy_path: Path) -> str:
     """The policy's own top-1 match per band on the held-out positions, at the band's centre."""
     from search.human_model import scaled_rating
@@ -261,68 +230,13 @@ def evaluate(policy_path: Path) -> str:
     lines = ["| band | policy rating | top-1 |", "| --- | --- | --- |"]
     for lo in BANDS:
         sample = held_out_sample(lo)
-        found = _replay([p.id for p in sample])
+        found = policy_inputs([p.id for p in sample])
         rating = lo + BAND_WIDTH // 2
         hits = 0
         for p in sample:
             active, rows, human = found[p.id]
             hits += int(np.argmax(policy.logits(active, rows, float(scaled_rating(rating))))) == human
         lines.append(f"| {band_name(lo)} | {rating} | {cell(hits, len(sample))} |")
-    return "\n".join(lines)
-
-
-def _with_logits(data, found: dict, ratings: np.ndarray, policy_for):
-    """`data` (train_human.Data) with a last dense column: each move's logit by the policy
-    `policy_for(position id)`, at `ratings` (one per position)."""
-    from search.human_model import scaled_rating
-
-    column = np.empty(len(data.group))
-    for i, pid in enumerate(data.ids):
-        active, rows, _ = found[str(pid)]
-        column[data.offsets[i]:data.offsets[i + 1]] = policy_for(str(pid)).logits(active, rows,
-                                                                                float(scaled_rating(ratings[i])))
-    data.dense = np.hstack([data.dense, column[:, None]])
-    return data
-
-
-def combine(paths: list[Path], held: Path, policy_path: Path, fold_paths: list[Path], iterations: int,
-            save: Path | None = None) -> str:
-    """Fit the choice model with the policy's logit as a feature (on the training positions, each
-    with the logit of the fold policy that did not train on its game); its held-out table, with
-    the policy trained on all the training games."""
-    from search.human_model import DENSE, N_DENSE, N_SQUARES, Model
-    from search.human_policy import load
-    from tools.calibration import train_human as th
-    from tools.calibration.move_matching import cell
-
-    policy = load(policy_path)
-    data = th.Data(paths)
-    folds = [load(p) for p in fold_paths]       # out of fold: the policy that never saw the position's game
-    data = _with_logits(data, _replay(data.ids), data.rating, lambda pid: folds[fold(_game_index(pid), len(folds))])
-    n_dense = N_DENSE + 1
-    theta = th.lbfgs(lambda t: th.objective(t, data, n_dense, N_SQUARES), np.zeros(3 * n_dense + 2 * N_SQUARES),
-                     iterations)
-    dense_w, square_w = th._unpack(theta, n_dense, N_SQUARES)
-    print("policy weight (a, b, c):", dense_w[:, -1], file=sys.stderr)
-    if save:                         # the choice model's weights with the policy column last
-        np.savez(save, dense=dense_w, squares=square_w, names=np.array(list(DENSE) + ["policy"]))
-    model = Model(dense_w, square_w)
-    full = th.Data(held)
-    found = _replay(full.ids)
-    index = {pid: i for i, pid in enumerate(full.ids)}
-    lines = ["| band | model rating | top-1 |", "| --- | --- | --- |"]
-    for lo in BANDS:
-        keep = np.zeros(len(full.chosen), dtype=bool)
-        keep[[index[p.id] for p in held_out_sample(lo)]] = True
-        band = full.subset(keep)
-        rating = lo + BAND_WIDTH // 2
-        band = _with_logits(band, found, np.full(len(band.chosen), float(rating)), lambda pid: policy)
-        u = model.utilities(band.dense, band.squares, np.full(len(band.group), float(rating)))
-        best = np.array([np.argmax(u[a:b]) for a, b in zip(band.offsets[:-1], band.offsets[1:])])
-        lines.append(f"| {band_name(lo)} | {rating} | {cell(int((best == band.chosen).sum()), len(band.chosen))} |")
-    whole = _with_logits(full, found, full.rating, lambda pid: policy)
-    p = th.group_softmax(whole, model.utilities(whole.dense, whole.squares, whole.rating[whole.group]))
-    lines.append(f"\nlog-likelihood on all held-out positions at the player's rating: {np.log(p[whole.target]).mean():.4f}")
     return "\n".join(lines)
 
 
@@ -344,23 +258,14 @@ def main(argv: list[str] | None = None) -> int:
     ft.add_argument("--leave-out", type=int, nargs=2, metavar=("F", "N"), help="not the games of fold F of N")
     ev = sub.add_parser("evaluate", help="the policy's own match on the held-out positions")
     ev.add_argument("--policy", type=Path, required=True)
-    co = sub.add_parser("combine", help="the choice model with the policy's logit as a feature")
-    co.add_argument("data", type=Path, nargs="+", help="choice-model extracts (train_human) with the engine's move")
-    co.add_argument("--held", type=Path, required=True)
-    co.add_argument("--policy", type=Path, required=True, help="trained on all the training games: for the held-out table")
-    co.add_argument("--folds", type=Path, nargs="+", required=True, help="the policies leaving out fold 0, 1, ... of N")
-    co.add_argument("--iterations", type=int, default=250)
-    co.add_argument("--save", type=Path, help="save the choice model's weights (the policy's column last)")
     args = parser.parse_args(argv)
     if args.command == "extract":
         extract(args.out, args.games)
     elif args.command == "fit":
         fit(args.data, args.hidden, args.epochs, args.rate, args.batch, args.l2, args.seed, args.save,
             tuple(args.leave_out) if args.leave_out else None)
-    elif args.command == "evaluate":
-        print(evaluate(args.policy))
     else:
-        print(combine(args.data, args.held, args.policy, args.folds, args.iterations, args.save))
+        print(evaluate(args.policy))
     return 0
 
 
