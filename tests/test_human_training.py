@@ -9,13 +9,27 @@ import pytest
 from engine.board import Board
 from search import human_policy
 from search.human_model import DENSE, FeatureSearch, scaled_rating
-from tools.calibration.human_games import fold, game_index, positions, training_games
+from tools.calibration import human_games
+from tools.calibration.human_games import Game, fold, game_index
 from tools.calibration.train_human import Data, shipped_policy
+
+
+# Made-up games (the rated games need not be here): the trainer replays a position from its id.
+OPENINGS = {0: "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 d2d3 f8c5 c2c3 d7d6 e1g1 e8g8 b1d2 a7a6 c4b3 c5a7",
+            1: "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6 c1g5 f8e7 e2e3 e8g8 g1f3 b8d7 a1c1 c7c6 f1d3 d5c4",
+            5: "c2c4 e7e5 b1c3 g8f6 g1f3 b8c6 g2g3 d7d5 c4d5 f6d5 f1g2 d5b6 e1g1 f8e7 d2d3 e8g8"}
+
+
+@pytest.fixture(autouse=True)
+def made_up_games(monkeypatch):
+    games = [Game("made-up.pgn", index, 1200 + 100 * index, 1500, tuple(moves.split()))
+             for index, moves in OPENINGS.items()]
+    monkeypatch.setattr(human_games, "all_games", lambda: games)
 
 
 def training_positions(count: int) -> list:
     """The first `count` positions of the training games (real ids: the trainer replays them)."""
-    return list(islice(positions(training_games()), count))
+    return list(islice(human_games.positions(human_games.training_games()), count))
 
 
 def write_extract(path, chosen: list, deep: int = 3, network: str = "") -> None:
@@ -35,7 +49,7 @@ def write_extract(path, chosen: list, deep: int = 3, network: str = "") -> None:
 
 
 def test_two_extracts_are_the_data_of_one(tmp_path):
-    chosen = training_positions(8)
+    chosen = training_positions(12)
     write_extract(tmp_path / "a.npz", chosen[:3])
     write_extract(tmp_path / "b.npz", chosen[3:])
     write_extract(tmp_path / "all.npz", chosen)
@@ -62,7 +76,7 @@ def test_the_policy_feature_is_the_folds_policy_at_the_players_rating(tmp_path):
     """Each position's policy column comes from the policy of its game's fold (out of fold: the
     fit never sees a logit of a policy trained on that game), at the mover's rating until
     at_rating moves it; the board inputs are the Chooser's."""
-    start = training_positions(1000)
+    start = training_positions(100)
     chosen = [p for p in start if p.game.index == 0][:3] + [p for p in start if p.game.index == 5][:3]
     assert [fold(p.game.index, 2) for p in chosen] == [0, 0, 0, 1, 1, 1]
     write_extract(tmp_path / "a.npz", chosen)
