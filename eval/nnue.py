@@ -31,7 +31,7 @@ from engine.piece import make_piece, piece_colour, piece_type
 from engine.position import castle_squares, king_square
 
 INPUTS = 768
-MAX_HIDDEN = 256               # first-layer neurons per side that a network may have
+MAX_HIDDEN = 512               # first-layer neurons per side that a network may have
 OUTPUT_BUCKETS = 8             # output weights by material: (pieces on the board - 1) // 4
 QA = 255                       # the first layer's scale: an activation of 1.0 is QA
 EVAL_SCALE = 400               # output units to centipawns (as in the trainer)
