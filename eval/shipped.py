@@ -7,7 +7,7 @@ SHIPPED_NETWORK = Path(__file__).resolve().parent / "network.npz"    # trained b
 # The review's judge: the network its corpus of reasons (tests/data/review_corpus.txt) is checked
 # against. The playing network changes when the ladder says so, the judge when the corpus does:
 # the 256-neuron network plays ~60 Elo stronger but its reviews fail 17-19 of the 58 entries at
-# 200,000-450,000 nodes against this one's 9-10 (docs/review.md).
+# 200,000-450,000 nodes against this one's 9-10 (docs/web.md, The judge's network).
 REVIEW_NETWORK = Path(__file__).resolve().parent / "review-network.npz"
 
 

@@ -30,13 +30,13 @@ from engine.board import Board, IllegalMoveError
 from engine.defs import MATE
 from engine.fen import FenError
 from engine.move import move_to_uci
+from eval.shipped import review_network
 from jitfish.options import usable_hash_mb
 from jitfish.progress import ProgressBar, clock_text
 from jitfish.reasons import cause
 from jitfish.review import (Evaluation, SideSummary, count_text, first_look, needs_second_look, second_look,
                             set_eval, summary_note, write_verdict)
 from jitfish.uci import ENGINE_NAME
-from eval.shipped import review_network
 from search.driver import Result, Searcher
 from search.timeman import Limits
 

@@ -6,9 +6,9 @@ after a deeper search (as loss against the best), its rank at each, capture, rec
 last-moved piece, check, castling, promotion, the piece moved, how far and which way,
 development, whether it rescues a piece that was en prise or leaves one there, which piece
 goes to and comes from which square, and the logit of a small policy over the whole board
-(search/human_policy.py: what the position looks like to a person). Every weight has a rating slope, so how the choice changes
-with rating is learnt from the games (tools/calibration/train_human.py), not set by hand. The
-weights ship as search/human.npz.
+(search/human_policy.py: what the position looks like to a person). Every weight has a rating
+slope, so how the choice changes with rating is learnt from the games
+(tools/calibration/train_human.py), not set by hand. The weights ship as search/human.npz.
 """
 
 from __future__ import annotations

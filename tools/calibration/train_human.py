@@ -200,9 +200,9 @@ class Data:
 
     def at_rating(self, ratings: np.ndarray) -> Data:
         """Recompute the policy column at `ratings` (one per position); returns self."""
-        from search.human_model import scaled_rating
+        from search.human_model import DENSE, scaled_rating
 
-        column = self.dense[:, -1]
+        column = self.dense[:, DENSE.index("policy")]
         for i, pid in enumerate(self.ids):
             active, rows, _ = self.inputs[str(pid)]
             column[self.offsets[i]:self.offsets[i + 1]] = self.policy_for(str(pid)).logits(
