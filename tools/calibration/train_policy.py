@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from search.human_policy import BOARD_INPUTS, MOVE_INPUTS
 from tools.calibration.human_games import (
     BAND_WIDTH,
     BANDS,
@@ -36,8 +37,6 @@ from tools.calibration.human_games import (
 )
 
 WATCH_EVERY, WATCH_AT = 25, 3        # games with index % 25 == 3: the loss watched while training
-
-
 HIDDEN = 64
 
 
@@ -80,11 +79,11 @@ def extract(out: Path, limit: int | None = None) -> None:
 def _layout(h):
     """Offsets of w1, emb, b1, wr, bias in the flat parameter vector, and its size (one layout
     for the kernels and for policy_of)."""
-    w1, emb = 0, 768 * h
-    b1 = emb + 768 * h
+    w1, emb = 0, BOARD_INPUTS * h
+    b1 = emb + MOVE_INPUTS * h
     wr = b1 + h
     bias = wr + h
-    return w1, emb, b1, wr, bias, bias + 768
+    return w1, emb, b1, wr, bias, bias + MOVE_INPUTS
 
 
 def policy_of(theta: np.ndarray, h: int):
@@ -92,8 +91,8 @@ def policy_of(theta: np.ndarray, h: int):
     from search.human_policy import Policy
 
     w1, emb, b1, wr, bias, _ = _layout(h)
-    return Policy(theta[w1:emb].reshape(768, h), theta[b1:wr], theta[wr:bias], theta[emb:b1].reshape(768, h),
-                  theta[bias:])
+    return Policy(theta[w1:emb].reshape(BOARD_INPUTS, h), theta[b1:wr], theta[wr:bias],
+                  theta[emb:b1].reshape(MOVE_INPUTS, h), theta[bias:])
 
 
 @njit(cache=True)
@@ -203,8 +202,8 @@ def fit(path: Path, hidden: int, epochs: int, rate: float, batch: int, l2: float
     rng = np.random.default_rng(seed)
     w1, emb, b1, _, _, size = _layout(hidden)
     theta = np.zeros(size)
-    theta[w1:emb] = rng.normal(0, 1 / np.sqrt(32), 768 * hidden)
-    theta[emb:b1] = rng.normal(0, 1 / np.sqrt(hidden), 768 * hidden)
+    theta[w1:emb] = rng.normal(0, 1 / np.sqrt(32), BOARD_INPUTS * hidden)
+    theta[emb:b1] = rng.normal(0, 1 / np.sqrt(hidden), MOVE_INPUTS * hidden)
     m, v, step = np.zeros(size), np.zeros(size), 0
     print(f"{len(train)} training positions, {len(held)} watched; {size} weights", file=sys.stderr)
     for epoch in range(epochs):
