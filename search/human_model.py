@@ -64,6 +64,7 @@ LOSS_CLIP = 1000             # centipawns: a loss beyond this is as bad as this 
 RATING_CENTRE, RATING_SCALE = 1500.0, 400.0
 DEEP = 3                     # each move's deeper score: the move, then a full-width search of depth 2
 ENGINE_NODES = 20000         # full strength's move at this many nodes is one of the features
+VETO_TRIES = 3               # a Chooser's veto checks this many of its likeliest moves at most
 
 # The dense features of a move (features()), each with a weight and two rating slopes.
 DENSE = ("loss1", "log_loss1", "best1", "lossD", "log_lossD", "bestD", "nearD", "rank1_2", "rank1_3",
@@ -126,15 +127,19 @@ def _rank(scores: np.ndarray) -> np.ndarray:
     return np.searchsorted(distinct, -scores)
 
 
-def engine_move_index(searcher, board, nodes: int = ENGINE_NODES) -> int:
-    """Index in board.legal_moves() of the move full strength plays at `nodes` nodes (a fresh
-    table, so that it does not depend on what was searched before)."""
+def engine_search(searcher, board, nodes: int = ENGINE_NODES, only: int | None = None):
+    """Full strength's search of `board` at `nodes` nodes (a fresh table, so that it does not
+    depend on what was searched before), of the move `only` alone if given: its Result."""
     from search.timeman import Limits
 
     searcher.clear()
     searcher.prepare()
-    best = searcher.run(board, Limits(nodes=nodes)).best
-    return board.legal_moves().index(best)
+    return searcher.run(board, Limits(nodes=nodes, searchmoves=[board.uci(only)] if only else []))
+
+
+def engine_move_index(searcher, board, nodes: int = ENGINE_NODES) -> int:
+    """Index in board.legal_moves() of the move full strength plays at `nodes` nodes."""
+    return board.legal_moves().index(engine_search(searcher, board, nodes).best)
 
 
 def features(raw: np.ndarray, engine: int, policy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -214,19 +219,26 @@ class Chooser:
     """Chooses a move as the model says a player of `rating` would: a `share` of the moves
     (decided per position by the seed) sampled from its probabilities raised to `sharpen`, the
     others its most likely move (share 1: always a sample; share 0: always the most likely move).
-    `engine` is the full-strength Searcher of the engine-move feature (made when needed), `policy`
-    the board policy of the policy feature."""
+    With a `veto` (centipawns), a chosen move that full strength's search finds losing more than
+    that against full strength's own move gives way to the model's next most likely move that does
+    not (VETO_TRIES at most), else to full strength's move: a player of that style who does not
+    blunder. `engine` is the full-strength Searcher of the engine-move feature (made when needed),
+    `policy` the board policy of the policy feature."""
     model: Model
     rating: float
     share: float = 1.0
     sharpen: float = 1.0
+    veto: int | None = None
     search: FeatureSearch = field(default_factory=FeatureSearch)
     engine: object = None
     policy: human_policy.Policy = field(default_factory=human_policy.shipped)
+    _engine: object = field(default=None, init=False, repr=False)    # full strength's Result at this position
+    _engine_nodes: int = field(default=0, init=False, repr=False)
 
     def distribution(self, board) -> tuple[list[int], np.ndarray, np.ndarray]:
         """The legal moves, their probabilities (sharpened) and their deeper-search scores."""
         moves, raw = self.search.raw(board, self.model.deep)
+        self._engine_nodes = 0
         if not moves:
             return moves, np.zeros(0), np.zeros(0, dtype=np.int64)
         if self.engine is None:
@@ -234,13 +246,15 @@ class Chooser:
 
             self.engine = Searcher(1)
         logits = self.policy.logits(*human_policy.inputs(board, moves), float(scaled_rating(self.rating)))
-        u = self.model.utilities(*features(raw, engine_move_index(self.engine, board), logits), self.rating) * self.sharpen
+        self._engine = engine_search(self.engine, board)
+        self._engine_nodes = self._engine.nodes
+        u = self.model.utilities(*features(raw, moves.index(self._engine.best), logits), self.rating) * self.sharpen
         p = np.exp(u - u.max())
         return moves, p / p.sum(), raw[:, R_DEEP]
 
     def nodes(self) -> int:
         """Nodes the last choice searched (the features' searches and full strength's)."""
-        return int(self.search.ctl[CTL_NODES]) + (self.engine.nodes() if self.engine is not None else 0)
+        return int(self.search.ctl[CTL_NODES]) + self._engine_nodes
 
     def choose(self, board, seed: int, allowed: set[int] | None = None) -> tuple[int, int]:
         """(move, its deeper-search score); move 0 when there is none. The choice repeats for a
@@ -253,7 +267,29 @@ class Chooser:
             p = np.where(mask, p, 0.0) if p[mask].sum() > 0 else mask.astype(np.float64)
             p = p / p.sum()
         index = pick(p, self.share, random.Random(f"{seed}:{board.key}:{board.ply}"))
+        if self.veto is not None:
+            index = self._vetted(board, moves, p, index)
         return moves[index], int(scores[index])
+
+    def _vetted(self, board, moves: list[int], p: np.ndarray, index: int) -> int:
+        """`index`, or the model's next most likely move if full strength's search finds it losing
+        more than `veto` (VETO_TRIES moves at most), or full strength's move (if `p` allows it:
+        a move of probability 0 is outside a GUI's searchmoves)."""
+        best = self._engine
+        tried = [index] + [int(i) for i in np.argsort(-p, kind="stable") if i != index and p[i] > 0]
+        for i in tried[:VETO_TRIES]:
+            if moves[i] == best.best:
+                return i
+            own = engine_search(self.engine, board, only=moves[i])
+            self._engine_nodes += own.nodes
+            if _clip(best.score) - _clip(own.score) <= self.veto:
+                return i
+        engine = moves.index(best.best)
+        return engine if p[engine] > 0 else index
+
+
+def _clip(score: int) -> int:
+    return max(-LOSS_CLIP, min(LOSS_CLIP, score))
 
 
 def pick(p: np.ndarray, share: float, rng: random.Random) -> int:

@@ -93,3 +93,16 @@ def test_only_a_finished_pairing_is_skipped_on_a_rerun(tmp_path):
     assert pairing_done(path)
     path.write_text("{not json")
     assert not pairing_done(path)
+
+
+def test_games_option_replaces_every_pairings_count_and_keeps_the_plan(monkeypatch, tmp_path):
+    """`calibrate run --games N` plays the plan's pairings with N games each (the slower clock's
+    lighter run); without it each pairing keeps its own count."""
+    from tools.calibration import calibrate
+
+    played = []
+    monkeypatch.setattr(calibrate, "run", lambda plan, *rest: played.append(plan))
+    calibrate.main(["run", "--plan", "humantop", "--out", str(tmp_path), "--games", "30"])
+    calibrate.main(["run", "--plan", "humantop", "--out", str(tmp_path)])
+    assert played[0] == [(a, b, 30) for a, b, _ in calibrate.PLANS["humantop"]]
+    assert played[1] == calibrate.PLANS["humantop"] and played[1][0][2] == 50

@@ -1,6 +1,8 @@
 """The human model (search/human.py's kernel, search/human_model.py): what it sees in a move, the
 shipped weights, and a level that plays its move."""
 
+import functools
+
 import numpy as np
 
 from engine.board import Board
@@ -113,3 +115,36 @@ def test_the_chooser_gives_the_policy_feature_the_boards_logits_at_its_rating():
             logits = policy.logits(*human_policy.inputs(board, moves), float(scaled_rating(rating)))
             expected = np.exp(logits - logits.max())
             assert np.allclose(p, expected / expected.sum())
+
+
+def test_a_veto_keeps_the_style_but_not_the_blunders():
+    """A model that loves to lose material: without a veto it gives the queen's capture up for a
+    losing move; with a veto of 100 centipawns its move keeps full strength's score within 100
+    (full strength's own search of that move alone), and inside a GUI's searchmoves."""
+    from search.human_model import engine_search
+
+    model = load()
+    dense = np.zeros_like(model.dense)
+    dense[0, DENSE.index("lossD")] = 0.05          # utility grows with the move's loss
+    reckless = Model(dense, np.zeros_like(model.squares))
+    board = Board(HANGING_QUEEN)
+    plain = Chooser(reckless, 1500, share=0)
+    careful = Chooser(reckless, 1500, share=0, veto=100)
+    best = engine_search(_searcher(), board)
+
+    def loss(move: int) -> int:
+        return best.score - engine_search(_searcher(), board, only=move).score
+
+    assert loss(plain.choose(board, 1)[0]) > 300
+    move = careful.choose(board, 1)[0]
+    assert loss(move) <= 100 and careful.nodes() > plain.nodes()
+    allowed = {m for m in board.legal_moves() if board.uci(m) in ("a2a3", "h2h3", "b1c3")}
+    assert careful.choose(board, 1, allowed)[0] in allowed
+
+
+
+@functools.cache
+def _searcher():
+    from search.driver import Searcher
+
+    return Searcher(1)

