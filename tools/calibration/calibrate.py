@@ -104,6 +104,9 @@ PLANS = {
     # against its anchor and the two lowest chained (with humantop; the second clock `--games 30`).
     "humanpolicy": [("L1600", "sf1600", 40), ("L1400", "sf1350", 40), ("L1200", "sf1350", 40),
                     ("L1000", "sf1350", 40), ("L1000", "L1200", 40)],
+    # The model's most likely move at lichess 1800 with the Chooser's veto (search/human_model.py):
+    # how much strength a veto of 300 and of 150 centipawns buys.
+    "humanveto": [("H1800v300", "sf1800", 40), ("H1800v150", "sf1800", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
