@@ -688,8 +688,9 @@ class UciLoop:
             if level is None:
                 setting = "full strength"
             elif level.human:
+                veto = "" if level.veto is None else f", a move losing over {level.veto} cp to full strength vetoed"
                 setting = (f"{plays_like(elo)} (the human model at rating {level.human}: its most likely move, "
-                           f"{level.share:.0%} of the moves sampled)")
+                           f"{level.share:.0%} of the moves sampled{veto})")
             else:
                 setting = f"depth {level.depth}, {level.nodes} nodes a move"
             self.send(f"info string strength: Elo {elo} from {source}: {setting}")

@@ -182,7 +182,7 @@ class Searcher:
         if level is not None and level.human:
             previous = self._chooser       # its searches are emptied before every move: keep them
             self._chooser = human_model.Chooser(
-                human_model.shipped(), level.human, share=level.share,
+                human_model.shipped(), level.human, share=level.share, veto=level.veto,
                 search=previous.search if previous else human_model.FeatureSearch(),
                 engine=previous.engine if previous else Searcher(1))
         self._select_evaluation()

@@ -23,6 +23,7 @@ from typing import Sequence
 FULL_STRENGTH_ELO = 2350     # from here up: full strength (what it measures: docs/levels.md, docs/strength.md)
 MIN_ELO = 400
 SKILL_LEVELS = 20            # Skill Level 0..20; 20 is full strength
+NO_VETO = 2000               # centipawns: twice the human model's clip of a score, so a veto this loose vetoes nothing
 
 
 @dataclass(frozen=True)
@@ -38,15 +39,18 @@ class Level:
     network: bool = False    # evaluate with the network (the strongest rows) instead of the hand-crafted terms
     human: int = 0           # a lichess rating: play the human model's move for it (the fields above unused)
     share: float = 0.0       # ... sampled from the model at this share of the moves, its most likely move else
+    veto: int | None = None  # ... and a move full strength finds losing more than this many centipawns gives way
 
 
 @dataclass(frozen=True)
 class HumanRow:
     """A measured setting of the human model (search/human_model.py): the move a lichess player
-    of `rating` would play, sampled at a `share` of the moves and the most likely one at the others."""
+    of `rating` would play, sampled at a `share` of the moves and the most likely one at the others,
+    with the Chooser's `veto` (centipawns; None: none) on the moves full strength finds losing."""
     elo: int                 # the level it plays, on the scale of Stockfish's UCI_Elo (measured: above)
     rating: int              # lichess rating
     share: float
+    veto: int | None = None
 
 
 # Each row's elo is what its setting measured (tools/calibration/calibrate.py --plan rows, 680 games at 5+0.05,
@@ -87,16 +91,17 @@ LEVELS = [
 
 
 # The levels that play like people: from the first to the last row's Elo a level plays the human
-# model's choice, the rating and share interpolated linearly between the rows; outside them the
-# LEVELS rows play as before (the two mechanisms do not blend). Measured against the anchors
-# (--plan humanrows and humantop, 50-60 games a pairing; docs/levels.md), 5+0.05 / 10+0.1:
-# 954 / 978, 1168 / 1164, 1426 / 1433, 1566 / 1600, 1737 / 1756.
+# model's choice, the rating and share interpolated linearly between the rows, the veto
+# geometrically; outside them the LEVELS rows play as before (the two mechanisms do not blend).
+# The model's most likely move plays about 1630 from lichess 1500 up whatever the rating; above
+# that the veto buys strength (docs/levels.md, 2026-11-28: measured there at both clocks).
 HUMAN_LEVELS = [
     HumanRow(1000, rating=800, share=0.42),
     HumanRow(1200, rating=800, share=0.15),
     HumanRow(1400, rating=920, share=0.0),
-    HumanRow(1600, rating=1300, share=0.0),
-    HumanRow(1700, rating=1800, share=0.0),      # the model's most likely move plays about 1700 from lichess 1500 up
+    HumanRow(1600, rating=1800, share=0.0),
+    HumanRow(1800, rating=1800, share=0.0, veto=300),
+    HumanRow(1850, rating=2000, share=0.0, veto=100),
 ]
 
 
@@ -123,16 +128,29 @@ def _human_level(elo: int) -> Level:
     t = 0.0 if upper.elo == lower.elo else (elo - lower.elo) / (upper.elo - lower.elo)
     return Level(elo, depth=1, nodes=1, quiescence=0, noise=0, temperature=0.0, candidates=1, oversight=0.0,
                  human=round(lower.rating + (upper.rating - lower.rating) * t),
-                 share=round(lower.share + (upper.share - lower.share) * t, 3))
+                 share=round(lower.share + (upper.share - lower.share) * t, 3), veto=_blend_veto(lower, upper, t))
+
+
+def _blend_veto(lower: HumanRow, upper: HumanRow, t: float) -> int | None:
+    """The veto between two rows, interpolated geometrically (the strength it buys grew about with
+    the log of the veto: docs/levels.md): none where neither has one; a row without one counts as
+    NO_VETO (no loss the clipped scores can show exceeds it), so the veto tightens steadily."""
+    if lower.veto is None and upper.veto is None:
+        return None
+    low, high = (NO_VETO if row.veto is None else row.veto for row in (lower, upper))
+    veto = round(low * (high / low) ** t)
+    return None if veto >= NO_VETO else veto
 
 
 def plays_like(elo: int) -> str | None:
     """What a level of the human model is, for the person who meets it: "plays like a lichess 800
-    player" (the rating to the nearest 50); None for the levels that weaken the search."""
+    player" (the rating to the nearest 50), "... who blunders less" with a veto; None for the
+    levels that weaken the search."""
     level = level_for_elo(elo)
     if level is None or not level.human:
         return None
-    return f"plays like a lichess {round(level.human / 50) * 50} player"
+    words = f"plays like a lichess {round(level.human / 50) * 50} player"
+    return words if level.veto is None else words + " who blunders less"
 
 
 def elo_for_skill(skill: int) -> int:

@@ -9,8 +9,8 @@ import pytest
 from engine.board import Board
 from search import driver
 from search.driver import Searcher
-from search.levels import (FULL_STRENGTH_ELO, HUMAN_LEVELS, LEVELS, MIN_ELO, choose, considered_moves,
-                           effective_elo, elo_for_skill, level_for_elo)
+from search.levels import (FULL_STRENGTH_ELO, HUMAN_LEVELS, LEVELS, MIN_ELO, NO_VETO, HumanRow, choose,
+                           considered_moves, effective_elo, elo_for_skill, level_for_elo)
 from search.timeman import Budget, Limits
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/1R4K1 w - - 0 1"            # Rb8#
@@ -84,7 +84,7 @@ def test_level_search_stays_within_its_node_budget(searcher):
         assert result.nodes <= max(level.nodes, 3000), (elo, result.nodes)
 
 
-@pytest.mark.parametrize("elo", [1000, 1800])
+@pytest.mark.parametrize("elo", [1000, 1800, 2000])
 def test_level_plays_the_same_at_both_calibration_clocks(searcher, elo):
     """Strength must not move with the time control: a level's moves and node counts are the
     same at 5+0.05 as at 30+0.3, and still with one second left (only the hard limit, far above
@@ -98,7 +98,7 @@ def test_level_plays_the_same_at_both_calibration_clocks(searcher, elo):
         board.push_uci(next(iter(runs.values()))[0])
 
 
-@pytest.mark.parametrize("elo", [800, 1800])   # levels that search (the human model's do not: above)
+@pytest.mark.parametrize("elo", [800, 2000])   # levels that search (the human model's do not: above)
 def test_level_ignores_the_soft_time_limit(searcher, monkeypatch, elo):
     """The guard behind the test above, made to bite: with a clock whose soft limit is spent
     before depth 1 ends (a search that reads the clock stops after its first iteration) and whose
@@ -182,13 +182,17 @@ HUMAN_ELOS = sorted({row.elo for row in HUMAN_LEVELS} | {(a.elo + b.elo) // 2 fo
 
 def test_the_human_rows_map_elo_monotonically_onto_the_model():
     """A stronger level plays a higher rating's choice, or the same rating's most likely move more
-    often; outside the rows the search's own weakening plays, as calibrated before."""
+    often, or vetoes more of its losing moves; outside the rows the search's own weakening plays,
+    as calibrated before."""
     assert HUMAN_LEVELS, "no level plays the human model"
     assert [row.elo for row in HUMAN_LEVELS] == sorted({row.elo for row in HUMAN_LEVELS})
     levels = [level_for_elo(elo) for elo in range(HUMAN_LEVELS[0].elo, HUMAN_LEVELS[-1].elo + 1, 10)]
     assert all(level.human for level in levels)
+    def veto(level):
+        return NO_VETO if level.veto is None else level.veto
+
     for weaker, stronger in zip(levels, levels[1:]):
-        assert stronger.human >= weaker.human and stronger.share <= weaker.share
+        assert stronger.human >= weaker.human and stronger.share <= weaker.share and veto(stronger) <= veto(weaker)
     assert not level_for_elo(HUMAN_LEVELS[0].elo - 1).human and not level_for_elo(HUMAN_LEVELS[-1].elo + 1).human
     row = HUMAN_LEVELS[0]
     assert (level_for_elo(row.elo).human, level_for_elo(row.elo).share) == (row.rating, row.share)
@@ -201,7 +205,7 @@ def test_a_human_level_plays_the_models_choice_for_its_seed(searcher, elo):
     from search.human_model import Chooser, shipped
 
     level = level_for_elo(elo)
-    chooser = Chooser(shipped(), level.human, share=level.share)
+    chooser = Chooser(shipped(), level.human, share=level.share, veto=level.veto)
     board = chess.Board(PLAIN_MIDDLEGAME)
     for ply in range(4):
         fen = board.fen()
@@ -253,8 +257,10 @@ def test_a_level_says_when_it_plays_like_people():
     from search.levels import plays_like
 
     for elo in HUMAN_ELOS:
-        rating = int(plays_like(elo).split()[-2])
-        assert plays_like(elo) == f"plays like a lichess {rating} player" and abs(rating - level_for_elo(elo).human) <= 25
+        level, words = level_for_elo(elo), plays_like(elo)
+        rating = int(words.split()[4])
+        careful = " who blunders less" if level.veto is not None else ""
+        assert words == f"plays like a lichess {rating} player{careful}" and abs(rating - level.human) <= 25
     assert plays_like(MIN_ELO) is None and plays_like(FULL_STRENGTH_ELO) is None
 
 
@@ -266,3 +272,15 @@ def test_a_human_level_keeps_to_the_searchmoves(searcher):
     other = next(m.uci() for m in board.legal_moves if m.uci() not in usual)
     for seed in range(1, 9):
         assert play(searcher, PLAIN_MIDDLEGAME, elo, seed, searchmoves=[other])[0] == other
+
+
+def test_a_veto_tightens_steadily_between_rows(monkeypatch):
+    """Between a row without a veto and one with a veto of 200 the veto falls from NO_VETO (none)
+    to 200 geometrically; two rows without one give none."""
+    from search import levels
+
+    monkeypatch.setattr(levels, "HUMAN_LEVELS", [HumanRow(1000, 800, 0.2), HumanRow(1600, 1800, 0.0),
+                                                  HumanRow(1800, 1800, 0.0, veto=200)])
+    assert level_for_elo(1300).veto is None and level_for_elo(1600).veto is None
+    assert level_for_elo(1700).veto == round((NO_VETO * 200) ** 0.5) and level_for_elo(1800).veto == 200
+    assert level_for_elo(1610).veto < NO_VETO

@@ -107,6 +107,15 @@ PLANS = {
     # The model's most likely move at lichess 1800 with the Chooser's veto (search/human_model.py):
     # how much strength a veto of 300 and of 150 centipawns buys.
     "humanveto": [("H1800v300", "sf1800", 40), ("H1800v150", "sf1800", 40)],
+    # Then a second anchor for the veto of 300, and lichess 2000's choice with a veto of 100.
+    "humanveto2": [("H1800v300", "sf2000", 40), ("H2000v100", "sf2000", 40), ("H2000v100", "sf2200", 40)],
+    # The rows with the veto (1600: lichess 1800's most likely move; 1800: with a veto of 300;
+    # 1850: lichess 2000's with 100): level 1700 between them (at 5+0.05 the rows' own readings
+    # are the H players' games above, the same moves) ...
+    "humanmid": [("L1700", "sf1600", 40), ("L1700", "sf1800", 40)],
+    # ... and every row of the model at 10+0.1.
+    "humanslow": [("L1000", "sf1350", 40), ("L1000", "L1200", 30), ("L1200", "sf1350", 40), ("L1400", "sf1350", 40),
+                  ("L1600", "sf1600", 40), ("L1700", "sf1800", 40), ("L1800", "sf1800", 40), ("L1850", "sf2000", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
