@@ -91,8 +91,8 @@ LEVELS = [
 
 
 # The levels that play like people: from the first to the last row's Elo a level plays the human
-# model's choice, the rating and share interpolated linearly between the rows, the veto
-# geometrically; outside them the LEVELS rows play as before (the two mechanisms do not blend).
+# model's choice, the rating and share interpolated linearly between the rows, the veto's
+# inverse too; outside them the LEVELS rows play as before (the two mechanisms do not blend).
 # The model's most likely move plays about 1630 from lichess 1500 up whatever the rating; above
 # that the veto buys strength (docs/levels.md, 2026-11-28: measured there at both clocks).
 HUMAN_LEVELS = [
@@ -132,13 +132,13 @@ def _human_level(elo: int) -> Level:
 
 
 def _blend_veto(lower: HumanRow, upper: HumanRow, t: float) -> int | None:
-    """The veto between two rows, interpolated geometrically (the strength it buys grew about with
-    the log of the veto: docs/levels.md): none where neither has one; a row without one counts as
+    """The veto between two rows, its inverse interpolated linearly (the strength a veto buys grew
+    about with 1/veto: docs/levels.md): none where neither has one; a row without one counts as
     NO_VETO (no loss the clipped scores can show exceeds it), so the veto tightens steadily."""
     if lower.veto is None and upper.veto is None:
         return None
     low, high = (NO_VETO if row.veto is None else row.veto for row in (lower, upper))
-    veto = round(low * (high / low) ** t)
+    veto = round(1 / (1 / low + (1 / high - 1 / low) * t))
     return None if veto >= NO_VETO else veto
 
 

@@ -276,11 +276,11 @@ def test_a_human_level_keeps_to_the_searchmoves(searcher):
 
 def test_a_veto_tightens_steadily_between_rows(monkeypatch):
     """Between a row without a veto and one with a veto of 200 the veto falls from NO_VETO (none)
-    to 200 geometrically; two rows without one give none."""
+    to 200 as its inverse rises linearly; two rows without one give none."""
     from search import levels
 
     monkeypatch.setattr(levels, "HUMAN_LEVELS", [HumanRow(1000, 800, 0.2), HumanRow(1600, 1800, 0.0),
                                                   HumanRow(1800, 1800, 0.0, veto=200)])
     assert level_for_elo(1300).veto is None and level_for_elo(1600).veto is None
-    assert level_for_elo(1700).veto == round((NO_VETO * 200) ** 0.5) and level_for_elo(1800).veto == 200
+    assert level_for_elo(1700).veto == round(2 / (1 / NO_VETO + 1 / 200)) and level_for_elo(1800).veto == 200
     assert level_for_elo(1610).veto < NO_VETO
