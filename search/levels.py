@@ -97,7 +97,7 @@ LEVELS = [
 # that the veto buys strength (docs/levels.md, 2026-11-28: measured there at both clocks).
 HUMAN_LEVELS = [
     HumanRow(1000, rating=800, share=0.42),
-    HumanRow(1200, rating=800, share=0.15),
+    HumanRow(1200, rating=800, share=0.05),
     HumanRow(1400, rating=920, share=0.0),
     HumanRow(1600, rating=1800, share=0.0),
     HumanRow(1800, rating=1800, share=0.0, veto=300),

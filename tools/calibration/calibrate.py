@@ -116,6 +116,10 @@ PLANS = {
     # ... and every row of the model at 10+0.1.
     "humanslow": [("L1000", "sf1350", 40), ("L1000", "L1200", 30), ("L1200", "sf1350", 40), ("L1400", "sf1350", 40),
                   ("L1600", "sf1600", 40), ("L1700", "sf1800", 40), ("L1800", "sf1800", 40), ("L1850", "sf2000", 40)],
+    # Levels 1200 and 1400 read 130-140 lower at 10+0.1 than at 5+0.05 in those 40 games: 40 more each.
+    "humanclub": [("L1400", "sf1350", 40), ("L1200", "sf1350", 40)],
+    # Level 1200 still read 1082 at 10+0.1 over 80 games: its share of samples from 0.15 to 0.05, both clocks.
+    "human1200": [("L1200", "sf1350", 60)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
