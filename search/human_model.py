@@ -221,8 +221,8 @@ class Chooser:
     others its most likely move (share 1: always a sample; share 0: always the most likely move).
     With a `veto` (centipawns), a chosen move that full strength's search finds losing more than
     that against full strength's own move gives way to the model's next most likely move that does
-    not (VETO_TRIES at most), else to full strength's move: a player of that style who does not
-    blunder. `engine` is the full-strength Searcher of the engine-move feature (made when needed),
+    not (VETO_TRIES at most), else to full strength's move: a player of that style who blunders
+    less. `engine` is the full-strength Searcher of the engine-move feature (made when needed),
     `policy` the board policy of the policy feature."""
     model: Model
     rating: float

@@ -142,9 +142,10 @@ def engine_tokens(name: str, jitfish: str) -> list[str]:
     if name in ("random", "greedy"):
         return [f"cmd={sys.executable} -m tools.calibration.anchors {name}", f"name={name}"]
     match = re.fullmatch(r"H(\d+)(?:b([\d.]+)|s([\d.]+))?(?:v(\d+))?", name)
-    if match:                # the human model at a rating: its most likely move, a sample sharpened by b, or a
-        how = f"--sharpen {match.group(2)}" if match.group(2) else f"--share {match.group(3) or 0}"  # share s sampled;
-        how += f" --veto {match.group(4)}" if match.group(4) else ""      # v: with the Chooser's veto of v centipawns
+    if match:                # the human model at a rating: its most likely move, a sample sharpened by b,
+        # or a share s of its moves sampled; v adds the Chooser's veto of v centipawns
+        how = f"--sharpen {match.group(2)}" if match.group(2) else f"--share {match.group(3) or 0}"
+        how += f" --veto {match.group(4)}" if match.group(4) else ""
         return [f"cmd={sys.executable} -m tools.calibration.human_player {match.group(1)} {how}", f"name={name}"]
     raise ValueError(f"unknown player {name!r}")
 

@@ -5,8 +5,8 @@
 
 The measure of the Maia papers (McIlroy-Young et al., KDD 2020), on the held-out games of
 tools/calibration/human_games.py: per band (both players rated in it), PER_BAND positions from
-ply 10 on (`--per-band N` for more), drawn deterministically; a setting's score is the share of them where the move it
-actually plays is the human's, with a 95% Wilson interval. `play` records each player's moves
+ply 10 on (`--per-band N` for more), drawn deterministically; a setting's score is the share of
+them where the move it actually plays is the human's, with a 95% Wilson interval. `play` records each player's moves
 (`moves-PLAYER.tsv` in --out; positions already recorded are not played again), `table` prints
 the markdown table from the records (`FOLDER/PLAYER` reads a record of another folder).
 
