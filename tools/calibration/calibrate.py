@@ -120,6 +120,8 @@ PLANS = {
     "humanclub": [("L1400", "sf1350", 40), ("L1200", "sf1350", 40)],
     # Level 1200 still read 1082 at 10+0.1 over 80 games: its share of samples from 0.15 to 0.05, both clocks.
     "human1200": [("L1200", "sf1350", 60)],
+    # The two readings nearest the edge (level 1200 at 10+0.1, level 1700 at 5+0.05): more games.
+    "humanfirm": [("L1200", "sf1350", 60), ("L1700", "sf1800", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
