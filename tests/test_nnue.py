@@ -24,15 +24,20 @@ def small_net(seed: int, hidden: int = nnue.MAX_HIDDEN) -> dict[str, np.ndarray]
             "b2": (0.05 + rng.standard_normal(nnue.OUTPUT_BUCKETS) * 0.05).astype(np.float32)}
 
 
-def encode(fens: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """The trainer's inputs for FENs, written with python-chess: (pieces as colour * 384 + type *
-    64 + square, -1 padded; 1 where black is to move)."""
+def piece_codes(fens: list[str]) -> np.ndarray:
+    """The pieces of FENs as records.Positions has them, written with python-chess: colour * 384 +
+    type * 64 + square, -1 padded (here in python-chess's order, not the squares')."""
     pieces = np.full((len(fens), 32), -1, dtype=np.int16)
     for row, fen in enumerate(fens):
         board = chess.Board(fen)
         for k, (square, piece) in enumerate(board.piece_map().items()):
             pieces[row, k] = (not piece.color) * 384 + (piece.piece_type - 1) * 64 + square
-    return pieces, np.array([" b " in fen for fen in fens], dtype=np.int8)
+    return pieces
+
+
+def encode(fens: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The trainer's inputs for FENs: (the boards packed, 1 where black is to move)."""
+    return train_nnue.pack(piece_codes(fens)), np.array([" b " in fen for fen in fens], dtype=np.int8)
 
 
 @pytest.fixture(scope="module")
@@ -146,17 +151,17 @@ def test_the_engine_evaluates_as_the_trained_network_does(tmp_path, hidden):
         for text in moves[:40]:
             board.push_uci(text)
         fens.append(board.fen())
-    pieces, stm = encode(fens)
+    boards, stm = encode(fens)
     engine = np.array([searcher.static_eval(Board(fen)) for fen in fens])
     assert np.std(engine) > 10
     # Exactly the trainer's network once its first layer is rounded to the int16 grid ...
     w1q = np.round(net["w1"] * nnue.QA) / nnue.QA
     b1q = np.round(net["b1"] * nnue.QA) / nnue.QA
-    rounded = train_nnue.forward(pieces, stm, w1q.astype(np.float32), b1q.astype(np.float32), net["w2"],
+    rounded = train_nnue.forward(boards, stm, w1q.astype(np.float32), b1q.astype(np.float32), net["w2"],
                                  net["b2"]) * nnue.EVAL_SCALE
     assert np.abs(engine - rounded).max() <= 1.01                  # float sums, truncated to cp
     # ... which costs a few centipawns against the float network.
-    exact = train_nnue.forward(pieces, stm, net["w1"], net["b1"], net["w2"], net["b2"]) * nnue.EVAL_SCALE
+    exact = train_nnue.forward(boards, stm, net["w1"], net["b1"], net["w2"], net["b2"]) * nnue.EVAL_SCALE
     assert np.abs(engine - exact).max() <= 10
 
 
@@ -268,8 +273,8 @@ def test_the_network_score_is_halved_with_opposite_coloured_bishops(net_file):
     searcher = Searcher(1, network=net_file)
 
     def raw(fen: str) -> float:
-        pieces, stm = encode([fen])
-        return float(train_nnue.forward(pieces, stm, w1q, b1q, net["w2"], net["b2"])[0] * nnue.EVAL_SCALE)
+        boards, stm = encode([fen])
+        return float(train_nnue.forward(boards, stm, w1q, b1q, net["w2"], net["b2"])[0] * nnue.EVAL_SCALE)
 
     for fen, share in (("4k3/5p2/8/4b3/8/2P5/1P2B3/4K3 w - - 0 1", 0.5),      # light against dark
                        ("4k3/5p2/8/3b4/8/2P5/1P2B3/4K3 w - - 0 1", 1.0)):     # both light

@@ -17,14 +17,15 @@ from eval.nnue import EVAL_SCALE, QA
 from search.driver import Searcher
 from tests.helpers import random_play_fens
 from tests.test_nnue import encode
+from tools.training import records
 from tools.training import train_nnue as nnue
 from tools.training.datagen import Generator
 
 
 def dataset(fens: list[str], scores=None, results=None) -> nnue.Dataset:
-    pieces, stm = encode(fens)
+    boards, stm = encode(fens)
     n = len(fens)
-    return nnue.Dataset(pieces, stm, np.asarray(scores if scores is not None else np.zeros(n), dtype=np.float32),
+    return nnue.Dataset(boards, stm, np.asarray(scores if scores is not None else np.zeros(n), dtype=np.float32),
                         np.asarray(results if results is not None else np.full(n, 0.5), dtype=np.float32))
 
 
@@ -46,20 +47,22 @@ def test_the_output_does_not_depend_on_which_colour_is_to_move():
 def test_gradients_match_finite_differences():
     net = {k: v.astype(np.float32) for k, v in nnue.initial_net(4, seed=7).items()}
     net["w1"] *= 8                              # some neurons saturated, some not
-    pieces, stm = encode(random_fens(12, 9))
+    boards, stm = encode(random_fens(12, 9))
     target = np.linspace(0.1, 0.9, 12).astype(np.float32)
     rows = np.arange(12, dtype=np.int64)
-    _, g1, gb1, g2, gb2 = nnue._gradients(pieces, stm, target, rows, net["w1"], net["b1"], net["w2"], net["b2"], 2)
+    _, g1, gb1, g2, gb2 = nnue._gradients(boards, stm, target, rows, net["w1"], net["b1"], net["w2"], net["b2"], 2)
     analytic = {"w1": g1, "b1": gb1, "w2": g2, "b2": gb2}
 
     def total_error(candidate):
-        out = nnue.forward(pieces, stm, candidate["w1"], candidate["b1"], candidate["w2"],
+        out = nnue.forward(boards, stm, candidate["w1"], candidate["b1"], candidate["w2"],
                            candidate["b2"]).astype(np.float64)
         return float(np.sum((1 / (1 + np.exp(-out)) - target) ** 2))
 
     checked = 0
-    white, _, bucket = nnue._view(pieces, 0)
-    used = np.unique([nnue._feature(int(c), 0, white) for c in pieces[0] if c >= 0])
+    codes = np.empty(32, dtype=np.int64)
+    count = nnue._codes(boards, 0, codes)
+    white, _, bucket = nnue._view(codes, count)
+    used = np.unique([nnue._feature(int(c), 0, white) for c in codes[:count]])
     probes = [("b2", (bucket,)), ("w2", (bucket, 1)), ("w2", (bucket, 6)), ("b1", (2,)),
               *[("w1", (f, 1)) for f in used[:4]]]
     for name, index in probes:
@@ -136,6 +139,28 @@ def chunks(tmp_path_factory):
     return folder
 
 
+def test_the_dataset_packs_every_position_training_uses_and_unpacks_to_the_same_pieces(chunks):
+    """Dataset.read keeps 24 bytes of board a position (read chunk by chunk) and gives back the
+    pieces, side, score and result that records.Positions reads, for the positions trained on."""
+    paths = sorted(chunks.glob("chunk-*.jfsp.xz"))
+    data = nnue.Dataset.read(paths)
+    whole = records.Positions(paths)
+    keep = nnue.trained_on(whole)
+    assert 0 < len(data) == keep.sum() < len(whole)                     # some positions are left out
+    assert data.boards.dtype == np.uint64 and data.boards.shape == (len(data), 3)
+    codes = np.empty(32, dtype=np.int64)
+    for row, pieces in enumerate(whole.pieces[keep]):
+        count = nnue._codes(data.boards, row, codes)
+        assert list(codes[:count]) == [c for c in pieces if c >= 0]     # the squares' order, as the replay's
+    assert np.array_equal(data.stm, whole.stm[keep]) and np.array_equal(data.score, whole.score[keep])
+    assert np.array_equal(data.result * 2, whole.result[keep])
+    # Packing does not depend on the order the pieces come in.
+    shuffled = np.full((1, 32), -1, dtype=np.int16)
+    first = [c for c in whole.pieces[0] if c >= 0]
+    shuffled[0, :len(first)] = first[::-1]
+    assert np.array_equal(nnue.pack(shuffled), nnue.pack(whole.pieces[:1]))
+
+
 def test_command_line_trains_on_chunks_and_the_engine_plays_on_the_search_scale(chunks, tmp_path, capsys):
     out = tmp_path / "net.npz"
     test = chunks / "chunk-00000.jfsp.xz"
@@ -152,10 +177,10 @@ def test_command_line_trains_on_chunks_and_the_engine_plays_on_the_search_scale(
     searcher = Searcher(1)
     searcher.load_network(str(out))
     fens = random_fens(10, 21)
-    pieces, stm = encode(fens)
+    boards, stm = encode(fens)
     net = {k: saved[k] for k in ("w1", "b1")}
     w1q, b1q = np.round(net["w1"] * QA) / QA, np.round(net["b1"] * QA) / QA
-    expected = nnue.forward(pieces, stm, w1q.astype(np.float32), b1q.astype(np.float32), saved["w2"],
+    expected = nnue.forward(boards, stm, w1q.astype(np.float32), b1q.astype(np.float32), saved["w2"],
                             saved["b2"]) * EVAL_SCALE
     engine = np.array([searcher.static_eval(Board(fen)) for fen in fens])
     assert np.abs(engine - expected).max() <= 1.01
@@ -178,12 +203,12 @@ def test_fine_tuning_starts_from_the_saved_network_on_its_centipawn_scale(chunks
     saved_file = tmp_path / "start.npz"
     nnue.save(start, saved_file, {"hidden": 16}, scale=150.0)
     fens = random_fens(20, 23)
-    pieces, stm = encode(fens)
+    boards, stm = encode(fens)
     with np.load(saved_file) as saved:
-        centipawns = nnue.forward(pieces, stm, saved["w1"], saved["b1"], saved["w2"], saved["b2"]) * EVAL_SCALE
+        centipawns = nnue.forward(boards, stm, saved["w1"], saved["b1"], saved["w2"], saved["b2"]) * EVAL_SCALE
     for scale in (120.0, 150.0, 300.0):
         taken_up = nnue.trained_form(nnue.read_network(saved_file)[0], scale)
-        again = nnue.forward(pieces, stm, taken_up["w1"], taken_up["b1"], taken_up["w2"], taken_up["b2"]) * scale
+        again = nnue.forward(boards, stm, taken_up["w1"], taken_up["b1"], taken_up["w2"], taken_up["b2"]) * scale
         assert np.allclose(again, centipawns, atol=1e-3)
     out = tmp_path / "tuned.npz"
     assert nnue.main([str(chunks), "--test", str(chunks / "chunk-00000.jfsp.xz"), "--out", str(out),

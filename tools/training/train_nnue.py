@@ -5,7 +5,9 @@
 
 Data: the chunks (tools/training/records.py) of the folders or files given; positions in check,
 whose best move captured or promoted, or whose score is beyond +-MAX_SCORE are left out. The
-test set is fixed (--test, by default chunk 0 of gen1), never trained on, so runs compare.
+test set is fixed (--test, by default chunk 0 of gen1), never trained on, so runs compare. The
+positions are read a chunk at a time and held packed, 37 bytes each with their target (200 M
+positions in about 7.5 GB).
 
 Inputs are the 768 piece-square features seen from each side (own pieces first, the board
 mirrored vertically for black and horizontally when that side's king is on the e-h files: eval/nnue.py);
@@ -36,6 +38,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit, prange
 
+from engine.bits import ONE, lsb
 from engine.defs import KING
 from eval.nnue import (EVAL_SCALE, INPUTS, MAX_HIDDEN, OUTPUT_BUCKETS, input_index, mirrored, output_bucket,
                        read_saved)
@@ -52,18 +55,32 @@ FINAL_RATE = 0.01            # the cosine schedule ends at this share of --rate
 
 
 class Dataset:
-    """Positions ready for training: pieces (colour * 384 + type * 64 + square, -1 padded), side
-    to move, search score and result (0 loss, 1 draw, 2 win) from the side to move's view."""
+    """Positions ready for training: the board packed (pack()), side to move, search score and
+    result (0 loss, 1 draw, 2 win, halved) from the side to move's view."""
 
-    def __init__(self, pieces: np.ndarray, stm: np.ndarray, score: np.ndarray, result: np.ndarray) -> None:
-        self.pieces, self.stm, self.score, self.result = pieces, stm, score, result
+    def __init__(self, boards: np.ndarray, stm: np.ndarray, score: np.ndarray, result: np.ndarray) -> None:
+        self.boards, self.stm, self.score, self.result = boards, stm, score, result
 
     @classmethod
     def read(cls, paths: list[Path]) -> Dataset:
-        data = records.Positions(paths)
-        keep = trained_on(data)
-        return cls(data.pieces[keep], data.stm[keep], data.score[keep].astype(np.float32),
-                   data.result[keep].astype(np.float32) / 2)
+        """The positions training uses from `paths`, read a chunk at a time so that only the
+        packed rows (33 bytes a position) of the whole set are ever held."""
+        columns: list[list[np.ndarray]] = [[], [], [], []]
+        for path in paths:
+            data = records.Positions([path])
+            keep = trained_on(data)
+            for column, part in zip(columns, (pack(data.pieces[keep]), data.stm[keep],
+                                              data.score[keep].astype(np.float32),
+                                              data.result[keep].astype(np.float32) / 2)):
+                column.append(part)
+        if not columns[0]:
+            columns = [[np.empty((0, 3), np.uint64)], [np.empty(0, np.int8)], [np.empty(0, np.float32)],
+                       [np.empty(0, np.float32)]]
+        whole = []
+        for column in columns:                 # one column at a time: the parts go as they are copied
+            whole.append(np.concatenate(column))
+            column.clear()
+        return cls(*whole)
 
     def __len__(self) -> int:
         return len(self.stm)
@@ -71,6 +88,45 @@ class Dataset:
     def targets(self, scale: float, result_weight: float) -> np.ndarray:
         expected = 1.0 / (1.0 + np.exp(-self.score / scale))
         return (result_weight * self.result + (1.0 - result_weight) * expected).astype(np.float32)
+
+
+@njit(cache=True)
+def pack(pieces):
+    """Rows of piece codes (colour * 384 + type * 64 + square, -1 padded; records.Positions) as
+    three words each: the occupied squares, then the pieces (colour * 6 + type) four bits each in
+    the order of their squares, so 24 bytes a position instead of 64."""
+    boards = np.zeros((pieces.shape[0], 3), dtype=np.uint64)
+    kinds = np.empty(64, dtype=np.int64)
+    for row in range(pieces.shape[0]):
+        occupied = np.uint64(0)
+        for k in range(pieces.shape[1]):
+            code = pieces[row, k]
+            if code < 0:
+                break
+            square = code % 64
+            occupied |= np.uint64(1) << np.uint64(square)
+            kinds[square] = (code // 384) * 6 + (code // 64) % 6
+        boards[row, 0] = occupied
+        k = 0
+        for square in range(64):
+            if occupied >> np.uint64(square) & np.uint64(1):
+                boards[row, 1 + k // 16] |= np.uint64(kinds[square]) << np.uint64(4 * (k % 16))
+                k += 1
+    return boards
+
+
+@njit(cache=True, inline="always")
+def _codes(boards, row, out):
+    """Unpack a row of pack() into `out` (codes in the order of their squares); returns how many."""
+    occupied = boards[row, 0]
+    k = 0
+    while occupied:
+        square = lsb(occupied)
+        occupied &= occupied - ONE
+        kind = np.int64((boards[row, 1 + k // 16] >> np.uint64(4 * (k % 16))) & np.uint64(15))
+        out[k] = (kind // 6) * 384 + (kind % 6) * 64 + square
+        k += 1
+    return k
 
 
 def trained_on(data: records.Positions) -> np.ndarray:
@@ -102,7 +158,7 @@ def hand_crafted_loss(path: Path, target: np.ndarray, scale: float) -> float:
 
 
 def first(data: Dataset, count: int) -> Dataset:
-    return Dataset(data.pieces[:count], data.stm[:count], data.score[:count], data.result[:count])
+    return Dataset(data.boards[:count], data.stm[:count], data.score[:count], data.result[:count])
 
 
 def fit_scale(score: np.ndarray, result: np.ndarray) -> float:
@@ -127,15 +183,12 @@ def _feature(code, perspective, flip):
 
 
 @njit(cache=True, inline="always")
-def _view(pieces, row):
-    """(whether white's view is mirrored a<->h, whether black's is, the output bucket) of a position."""
+def _view(codes, count):
+    """(whether white's view is mirrored a<->h, whether black's is, the output bucket) of a position
+    whose first `count` codes are `codes`."""
     white = black = False
-    count = 0
-    for k in range(MAX_PIECES):
-        code = pieces[row, k]
-        if code < 0:
-            break
-        count += 1
+    for k in range(count):
+        code = codes[k]
         if (code // 64) % 6 == KING:
             if code // 384 == 0:
                 white = mirrored(code % 64)
@@ -145,28 +198,28 @@ def _view(pieces, row):
 
 
 @njit(cache=True, inline="always")
-def _accumulate(pieces, row, perspective, flip, w1, b1, acc):
+def _accumulate(codes, count, perspective, flip, w1, b1, acc):
     acc[:] = b1
-    for k in range(MAX_PIECES):
-        code = pieces[row, k]
-        if code < 0:
-            break
-        acc += w1[_feature(code, perspective, flip)]
+    for k in range(count):
+        acc += w1[_feature(codes[k], perspective, flip)]
 
 
 @njit(cache=True)
-def forward(pieces, stm, w1, b1, w2, b2):
-    """The network's output for every position (multiply by EVAL_SCALE for centipawns)."""
-    n = pieces.shape[0]
+def forward(boards, stm, w1, b1, w2, b2):
+    """The network's output for every position of pack()ed `boards` (multiply by EVAL_SCALE for
+    centipawns)."""
+    n = boards.shape[0]
     hidden = b1.shape[0]
     out = np.empty(n, dtype=np.float32)
     acc = np.empty(hidden, dtype=np.float32)
+    codes = np.empty(MAX_PIECES, dtype=np.int64)
     for row in range(n):
-        white, black, bucket = _view(pieces, row)
+        count = _codes(boards, row, codes)
+        white, black, bucket = _view(codes, count)
         total = b2[bucket]
         for side in range(2):
             perspective = stm[row] ^ side
-            _accumulate(pieces, row, perspective, black if perspective else white, w1, b1, acc)
+            _accumulate(codes, count, perspective, black if perspective else white, w1, b1, acc)
             for j in range(hidden):
                 x = min(max(acc[j], 0.0), 1.0)
                 total += x * x * w2[bucket, side * hidden + j]
@@ -175,7 +228,7 @@ def forward(pieces, stm, w1, b1, w2, b2):
 
 
 @njit(cache=True, parallel=True)
-def _gradients(pieces, stm, target, rows, w1, b1, w2, b2, threads):
+def _gradients(boards, stm, target, rows, w1, b1, w2, b2, threads):
     """Summed squared error over `rows` and the gradients, each thread its own buffers."""
     hidden = b1.shape[0]
     g1 = np.zeros((threads,) + w1.shape, dtype=np.float32)
@@ -186,13 +239,15 @@ def _gradients(pieces, stm, target, rows, w1, b1, w2, b2, threads):
     span = (len(rows) + threads - 1) // threads
     for t in prange(threads):
         acc = np.empty((2, hidden), dtype=np.float32)
+        codes = np.empty(MAX_PIECES, dtype=np.int64)
         for i in range(t * span, min(len(rows), (t + 1) * span)):
             row = rows[i]
-            white, black, bucket = _view(pieces, row)
+            count = _codes(boards, row, codes)
+            white, black, bucket = _view(codes, count)
             total = b2[bucket]
             for side in range(2):
                 perspective = stm[row] ^ side
-                _accumulate(pieces, row, perspective, black if perspective else white, w1, b1, acc[side])
+                _accumulate(codes, count, perspective, black if perspective else white, w1, b1, acc[side])
                 for j in range(hidden):
                     x = min(max(acc[side, j], 0.0), 1.0)
                     total += x * x * w2[bucket, side * hidden + j]
@@ -209,17 +264,14 @@ def _gradients(pieces, stm, target, rows, w1, b1, w2, b2, threads):
                     acc[side, j] = d * w2[bucket, side * hidden + j] * 2.0 * x if 0.0 < a < 1.0 else 0.0
                 gb1[t] += acc[side]
                 perspective = stm[row] ^ side
-                for k in range(MAX_PIECES):
-                    code = pieces[row, k]
-                    if code < 0:
-                        break
-                    g1[t, _feature(code, perspective, black if perspective else white)] += acc[side]
+                for k in range(count):
+                    g1[t, _feature(codes[k], perspective, black if perspective else white)] += acc[side]
     return losses.sum(), g1.sum(axis=0), gb1.sum(axis=0), g2.sum(axis=0), gb2.sum(axis=0)
 
 
 def loss(data: Dataset, target: np.ndarray, net: dict[str, np.ndarray]) -> float:
     """Mean squared error of sigmoid(output) against the targets."""
-    out = forward(data.pieces, data.stm, net["w1"], net["b1"], net["w2"], net["b2"])
+    out = forward(data.boards, data.stm, net["w1"], net["b1"], net["w2"], net["b2"])
     return float(np.mean((1.0 / (1.0 + np.exp(-out)) - target) ** 2))
 
 
@@ -261,7 +313,7 @@ def train(data: Dataset, target: np.ndarray, net: dict[str, np.ndarray], epochs:
         total = 0.0
         for first in range(0, len(order), batch):
             rows = order[first:first + batch]
-            err, g1, gb1, g2, gb2 = _gradients(data.pieces, data.stm, target, rows, net["w1"], net["b1"],
+            err, g1, gb1, g2, gb2 = _gradients(data.boards, data.stm, target, rows, net["w1"], net["b1"],
                                                net["w2"], net["b2"], threads)
             total += err
             step += 1
@@ -342,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as err:
         parser.error(str(err))
     if args.limit is not None:
-        data = Dataset(data.pieces[:args.limit], data.stm[:args.limit], data.score[:args.limit],
+        data = Dataset(data.boards[:args.limit], data.stm[:args.limit], data.score[:args.limit],
                        data.result[:args.limit])
     if len(data) < args.batch:
         parser.error(f"{len(data)} training positions: fewer than one batch")
