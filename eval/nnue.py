@@ -25,7 +25,7 @@ from engine.bits import ONE, lsb, popcount
 from engine.defs import BB_ALL, KING, MAX_PLY, NO_PIECE, ST_BOARD, ST_SIDE
 from numba import njit
 
-from engine.kernel import kernel
+from engine.kernel import inlined_kernel, kernel
 from engine.move import CASTLE, EN_PASSANT, is_promotion, move_flag, move_from, move_to, promotion_type
 from engine.piece import make_piece, piece_colour, piece_type
 from engine.position import castle_squares, king_square
@@ -165,64 +165,80 @@ def refresh(pos, net):
 
 
 @kernel
-def _change(v, top, hidden, stale, flips, piece, square, sign):
-    """Add (sign 1) or remove (sign -1) a piece in the ply's accumulators that are not stale."""
-    for perspective in range(2):
-        if stale[perspective]:
-            continue
-        start = _accumulator(top, perspective, hidden)
-        row = A_W1 + input_index(piece_colour(piece), piece_type(piece), square, perspective,
-                                 flips[perspective]) * hidden
-        acc = v[start:start + hidden]          # slices, so that the loops index from 0 up and
-        weights = v[row:row + hidden]          # vectorise (an offset index keeps numba's wraparound check)
-        if sign > 0:
-            for j in range(hidden):
-                acc[j] += weights[j]
-        else:
-            for j in range(hidden):
-                acc[j] -= weights[j]
+def _row(piece, square, perspective, flip, hidden):
+    """Where (int16 units) the first-layer weights of `piece` on `square` seen from `perspective` begin."""
+    return A_W1 + input_index(piece_colour(piece), piece_type(piece), square, perspective, flip) * hidden
+
+
+@inlined_kernel
+def _moved(v, source, target, hidden, add, sub):
+    """The accumulator at `target`: the one at `source` with the weights at `add` added and those
+    at `sub` taken away, in one pass instead of a copy and a pass for each change."""
+    before, after = v[source:source + hidden], v[target:target + hidden]   # slices: the loops vectorise
+    plus, minus = v[add:add + hidden], v[sub:sub + hidden]
+    for j in range(hidden):
+        after[j] = before[j] + plus[j] - minus[j]
+
+
+@inlined_kernel
+def _captured(v, source, target, hidden, add, sub, taken):
+    """As _moved, with a second row of weights (the captured piece's) taken away."""
+    before, after = v[source:source + hidden], v[target:target + hidden]
+    plus, minus, gone = v[add:add + hidden], v[sub:sub + hidden], v[taken:taken + hidden]
+    for j in range(hidden):
+        after[j] = before[j] + plus[j] - minus[j] - gone[j]
+
+
+@inlined_kernel
+def _castled(v, source, target, hidden, king_add, rook_add, king_sub, rook_sub):
+    """As _moved, for two pieces (the king and the rook)."""
+    before, after = v[source:source + hidden], v[target:target + hidden]
+    plus, plus2 = v[king_add:king_add + hidden], v[rook_add:rook_add + hidden]
+    minus, minus2 = v[king_sub:king_sub + hidden], v[rook_sub:rook_sub + hidden]
+    for j in range(hidden):
+        after[j] = before[j] + plus[j] + plus2[j] - minus[j] - minus2[j]
 
 
 @kernel
 def push(pos, net, move):
     """Before make_move(move): the next ply's accumulators, from this ply's and the move's
-    piece changes (or marked stale, when the move takes a king across the mirror line)."""
+    piece changes in one pass each (or marked stale, when the move takes a king across the
+    mirror line or this ply's is stale)."""
     bb, st = pos
     v = net.view(np.int16)
     top, hidden = net[R_TOP], net[R_HIDDEN]
-    here, there = _accumulator(top, 0, hidden), _accumulator(top + 1, 0, hidden)
-    source, target = v[here:here + 2 * hidden], v[there:there + 2 * hidden]
-    for j in range(2 * hidden):
-        target[j] = source[j]
     frm, to, flag = move_from(move), move_to(move), move_flag(move)
     piece = st[ST_BOARD + frm]
     stale = net[R_STALE + 2 * top:R_STALE + 2 * top + 2]
-    top += 1
-    net[R_TOP] = top
-    after = net[R_STALE + 2 * top:R_STALE + 2 * top + 2]
+    net[R_TOP] = top + 1
+    after = net[R_STALE + 2 * top + 2:R_STALE + 2 * top + 4]
     after[0], after[1] = stale[0], stale[1]
     flips = (mirrored(king_square(bb, 0)), mirrored(king_square(bb, 1)))
-    king_to = to
+    king_to, rook_to = to, to
     if flag == CASTLE:
         king_to, rook_to = castle_squares(frm, to)
     if piece_type(piece) == KING:
         mover = piece_colour(piece)
         if mirrored(king_to) != flips[mover]:
             after[mover] = 1
-    if flag == CASTLE:
-        rook = st[ST_BOARD + to]
-        _change(v, top, hidden, after, flips, piece, frm, -1)
-        _change(v, top, hidden, after, flips, rook, to, -1)
-        _change(v, top, hidden, after, flips, piece, king_to, 1)
-        _change(v, top, hidden, after, flips, rook, rook_to, 1)
-        return
     captured_square = to ^ 8 if flag == EN_PASSANT else to
-    captured = st[ST_BOARD + captured_square]
-    if captured != NO_PIECE:
-        _change(v, top, hidden, after, flips, captured, captured_square, -1)
-    _change(v, top, hidden, after, flips, piece, frm, -1)
+    captured = st[ST_BOARD + captured_square] if flag != CASTLE else NO_PIECE
     arriving = make_piece(piece_colour(piece), promotion_type(move)) if is_promotion(move) else piece
-    _change(v, top, hidden, after, flips, arriving, to, 1)
+    for perspective in range(2):
+        if after[perspective]:
+            continue
+        flip = flips[perspective]
+        source, target = _accumulator(top, perspective, hidden), _accumulator(top + 1, perspective, hidden)
+        sub = _row(piece, frm, perspective, flip, hidden)
+        if flag == CASTLE:
+            rook = st[ST_BOARD + to]
+            _castled(v, source, target, hidden, _row(piece, king_to, perspective, flip, hidden),
+                     _row(rook, rook_to, perspective, flip, hidden), sub, _row(rook, to, perspective, flip, hidden))
+        elif captured != NO_PIECE:
+            _captured(v, source, target, hidden, _row(arriving, to, perspective, flip, hidden), sub,
+                      _row(captured, captured_square, perspective, flip, hidden))
+        else:
+            _moved(v, source, target, hidden, _row(arriving, to, perspective, flip, hidden), sub)
 
 
 @kernel
