@@ -158,6 +158,7 @@ def hand_crafted_loss(path: Path, target: np.ndarray, scale: float) -> float:
 
 
 def first(data: Dataset, count: int) -> Dataset:
+    """The first `count` positions of `data` (--limit; the test sample)."""
     return Dataset(data.boards[:count], data.stm[:count], data.score[:count], data.result[:count])
 
 
@@ -394,8 +395,7 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as err:
         parser.error(str(err))
     if args.limit is not None:
-        data = Dataset(data.boards[:args.limit], data.stm[:args.limit], data.score[:args.limit],
-                       data.result[:args.limit])
+        data = first(data, args.limit)
     if len(data) < args.batch:
         parser.error(f"{len(data)} training positions: fewer than one batch")
     scale = fit_scale(data.score, data.result)
