@@ -32,18 +32,30 @@ class KernelLoader:
         self.compiler: subprocess.Popen | None = None
 
     def start(self) -> None:
+        """Decide here, before the UCI loop reads a line, whether the cache must be compiled (a
+        marker file read, some 40 ms), so that the first `isready` already knows; then go on."""
+        try:
+            if self._cache_is_cold():
+                self.state = COMPILING
+        except Exception:  # found again, and said, when the thread loads the kernels
+            pass
         threading.Thread(target=self._run, name="jitfish-kernels", daemon=True).start()
+
+    @staticmethod
+    def _cache_is_cold() -> bool:
+        import os
+
+        from engine import cachedir
+
+        # No cache folder (an unwritable home): numba caches beside the sources, if it can,
+        # and the load compiles what it must.
+        return "NUMBA_CACHE_DIR" in os.environ and not cachedir.is_complete(cachedir.cache_dir())
 
     def _run(self) -> None:
         try:
-            import os
-
             from engine import cachedir
 
-            # No cache folder (an unwritable home): numba caches beside the sources, if it can,
-            # and the load below compiles what it must.
-            if "NUMBA_CACHE_DIR" in os.environ and not cachedir.is_complete(cachedir.cache_dir()):
-                self.state = COMPILING
+            if self.state == COMPILING:
                 started = time.monotonic()
                 # From the folder this package is in, so that `-m` finds these sources and no
                 # others in the engine's working folder; the cache folder comes by the environment.

@@ -181,6 +181,24 @@ def kill_compilers(cache_root: Path) -> None:
             os.killpg(int(proc.name), signal.SIGKILL)
 
 
+def test_a_cold_cache_is_known_before_start_returns_so_the_first_isready_says_so(monkeypatch, tmp_path):
+    """The loader decides on compiling before the UCI loop reads a line, not on its thread: a GUI's
+    `isready` sent at once (here: before that thread has run at all) is told about the compilation."""
+    started: list[threading.Thread] = []
+    monkeypatch.setattr(kernels.threading.Thread, "start", lambda thread: started.append(thread))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))            # an empty cache: no marker
+    loader = kernels.KernelLoader(lambda: None)
+    loader.start()
+    assert len(started) == 1 and loader.compiling
+    warm = tmp_path / "warm"
+    warm.mkdir()
+    cachedir.mark_complete(warm)                                       # a complete cache: just loading
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(warm))
+    loader = kernels.KernelLoader(lambda: None)
+    loader.start()
+    assert len(started) == 2 and loader.state == kernels.LOADING
+
+
 def test_a_cold_engine_answers_readyok_and_go_while_it_compiles(tmp_path):
     """A real engine process on an empty cache: readyok comes while the compilation runs (its
     cache has no marker yet), and a GUI's first `go` gets a legal move."""
