@@ -110,6 +110,34 @@ def test_training_learns_material_from_scores():
     assert white > 300 and black < -300
 
 
+def test_an_adamw_step_is_the_textbook_one():
+    """_adamw in place against AdamW written out in numpy (bias-corrected moments, decoupled decay)."""
+    rng = np.random.default_rng(5)
+    weights, grad = rng.normal(0, 1, (2, 64, 8)).astype(np.float32)
+    m, v = rng.normal(0, 0.1, (64, 8)).astype(np.float32), rng.random((64, 8)).astype(np.float32) * 0.01
+    count, rate, step = 100, 0.05, 7
+    g = grad / count
+    m_new, v_new = 0.9 * m + 0.1 * g, 0.999 * v + 0.001 * g * g
+    expected = weights * (1 - rate * nnue.WEIGHT_DECAY) - rate * (m_new / (1 - 0.9 ** step)) / (
+        np.sqrt(v_new / (1 - 0.999 ** step)) + 1e-8)
+    expected = np.clip(expected, -nnue.CLIP, nnue.CLIP)
+    assert np.abs(expected).max() == nnue.CLIP                       # the clip is exercised too
+    nnue._adamw(weights, grad, m, v, count, rate, step)
+    np.testing.assert_allclose(m, m_new, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(v, v_new, rtol=1e-5, atol=1e-9)
+    np.testing.assert_allclose(weights, expected, rtol=1e-4, atol=1e-6)
+
+
+def test_training_twice_with_the_same_seed_gives_the_same_network():
+    """The threads always split the rows alike, so a committed command trains the same weights again."""
+    fens, scores = material_positions(600, 13)
+    data = dataset(fens, scores)
+    target = data.targets(EVAL_SCALE, 0.0)
+    a, b = (nnue.train(data, target, nnue.initial_net(16, seed=4), epochs=3, batch=128, rate=0.01, seed=2,
+                       threads=2, report=lambda _: None) for _ in range(2))
+    assert all(np.array_equal(a[name], b[name]) for name in a)
+
+
 def test_the_score_scale_is_the_one_the_results_follow():
     rng = np.random.default_rng(3)
     score = rng.normal(0, 300, 200_000)

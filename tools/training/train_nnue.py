@@ -199,10 +199,18 @@ def _view(codes, count):
 
 
 @njit(cache=True, inline="always")
-def _accumulate(codes, count, perspective, flip, w1, b1, acc):
-    acc[:] = b1
+def _accumulate(codes, count, perspective, flip, w1, b1, acc, features):
+    """One side's first layer before activation into `acc`, its input indices into `features`
+    (written out as loops over the neurons: numba vectorises those, not `acc += w1[f]`)."""
+    hidden = acc.shape[0]
+    for j in range(hidden):
+        acc[j] = b1[j]
     for k in range(count):
-        acc += w1[_feature(codes[k], perspective, flip)]
+        f = _feature(codes[k], perspective, flip)
+        features[k] = f
+        weights = w1[f]
+        for j in range(hidden):
+            acc[j] += weights[j]
 
 
 @njit(cache=True)
@@ -214,13 +222,14 @@ def forward(boards, stm, w1, b1, w2, b2):
     out = np.empty(n, dtype=np.float32)
     acc = np.empty(hidden, dtype=np.float32)
     codes = np.empty(MAX_PIECES, dtype=np.int64)
+    features = np.empty(MAX_PIECES, dtype=np.int64)
     for row in range(n):
         count = _codes(boards, row, codes)
         white, black, bucket = _view(codes, count)
         total = b2[bucket]
         for side in range(2):
             perspective = stm[row] ^ side
-            _accumulate(codes, count, perspective, black if perspective else white, w1, b1, acc)
+            _accumulate(codes, count, perspective, black if perspective else white, w1, b1, acc, features)
             for j in range(hidden):
                 x = min(max(acc[j], 0.0), 1.0)
                 total += x * x * w2[bucket, side * hidden + j]
@@ -228,9 +237,11 @@ def forward(boards, stm, w1, b1, w2, b2):
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, fastmath=True)
 def _gradients(boards, stm, target, rows, w1, b1, w2, b2, threads):
-    """Summed squared error over `rows` and the gradients, each thread its own buffers."""
+    """Summed squared error over `rows` and the gradients, each thread its own buffers and rows
+    (the same split every time: a run is repeatable). fastmath lets the sums over neurons run in
+    vector lanes: about twice the positions a second of `acc += w1[f]` at 256 neurons."""
     hidden = b1.shape[0]
     g1 = np.zeros((threads,) + w1.shape, dtype=np.float32)
     gb1 = np.zeros((threads, hidden), dtype=np.float32)
@@ -238,36 +249,65 @@ def _gradients(boards, stm, target, rows, w1, b1, w2, b2, threads):
     gb2 = np.zeros((threads,) + b2.shape, dtype=np.float32)
     losses = np.zeros(threads)
     span = (len(rows) + threads - 1) // threads
+    zero, one, two = np.float32(0.0), np.float32(1.0), np.float32(2.0)
     for t in prange(threads):
         acc = np.empty((2, hidden), dtype=np.float32)
         codes = np.empty(MAX_PIECES, dtype=np.int64)
+        features = np.empty((2, MAX_PIECES), dtype=np.int64)
         for i in range(t * span, min(len(rows), (t + 1) * span)):
             row = rows[i]
             count = _codes(boards, row, codes)
             white, black, bucket = _view(codes, count)
-            total = b2[bucket]
+            total = np.float32(b2[bucket])
             for side in range(2):
                 perspective = stm[row] ^ side
-                _accumulate(codes, count, perspective, black if perspective else white, w1, b1, acc[side])
+                a = acc[side]
+                _accumulate(codes, count, perspective, black if perspective else white, w1, b1, a, features[side])
+                out = w2[bucket, side * hidden:(side + 1) * hidden]
+                part = zero
                 for j in range(hidden):
-                    x = min(max(acc[side, j], 0.0), 1.0)
-                    total += x * x * w2[bucket, side * hidden + j]
+                    x = min(max(a[j], zero), one)
+                    part += x * x * out[j]
+                total += part
             s = 1.0 / (1.0 + math.exp(-total))
             err = s - target[row]
             losses[t] += err * err
-            d = 2.0 * err * s * (1.0 - s)
+            d = np.float32(2.0 * err * s * (1.0 - s))
             gb2[t, bucket] += d
             for side in range(2):
+                a = acc[side]                           # becomes the gradient at the first layer
+                out = w2[bucket, side * hidden:(side + 1) * hidden]
+                g_out = g2[t, bucket, side * hidden:(side + 1) * hidden]
+                g_bias = gb1[t]
                 for j in range(hidden):
-                    a = acc[side, j]
-                    x = min(max(a, 0.0), 1.0)
-                    g2[t, bucket, side * hidden + j] += d * x * x
-                    acc[side, j] = d * w2[bucket, side * hidden + j] * 2.0 * x if 0.0 < a < 1.0 else 0.0
-                gb1[t] += acc[side]
-                perspective = stm[row] ^ side
+                    v = a[j]
+                    x = min(max(v, zero), one)
+                    g_out[j] += d * x * x
+                    g = d * out[j] * two * x if zero < v < one else zero
+                    a[j] = g
+                    g_bias[j] += g
                 for k in range(count):
-                    g1[t, _feature(codes[k], perspective, black if perspective else white)] += acc[side]
+                    g_row = g1[t, features[side, k]]
+                    for j in range(hidden):
+                        g_row[j] += a[j]
     return losses.sum(), g1.sum(axis=0), gb1.sum(axis=0), g2.sum(axis=0), gb2.sum(axis=0)
+
+
+@njit(cache=True, fastmath=True)
+def _adamw(weights, grad, m, v, count, rate, step):
+    """One AdamW step in place (moments 0.9 and 0.999) on the gradient summed over `count`
+    positions, then the weights clipped to +-CLIP: one pass in float32, no temporaries."""
+    f32 = np.float32
+    decay = f32(1 - rate * WEIGHT_DECAY)
+    scale, step_size = f32(1 / count), f32(rate / (1 - 0.9 ** step))
+    fix2 = f32(1 / (1 - 0.999 ** step))
+    w, g, mf, vf = weights.ravel(), grad.ravel(), m.ravel(), v.ravel()
+    for i in range(w.size):
+        gi = g[i] * scale
+        mf[i] = f32(0.9) * mf[i] + f32(0.1) * gi
+        vf[i] = f32(0.999) * vf[i] + f32(0.001) * gi * gi
+        x = w[i] * decay - step_size * mf[i] / (np.sqrt(vf[i] * fix2) + f32(1e-8))
+        w[i] = min(max(x, f32(-CLIP)), f32(CLIP))
 
 
 def loss(data: Dataset, target: np.ndarray, net: dict[str, np.ndarray]) -> float:
@@ -319,19 +359,9 @@ def train(data: Dataset, target: np.ndarray, net: dict[str, np.ndarray], epochs:
             total += err
             step += 1
             lr = rate * (FINAL_RATE + (1 - FINAL_RATE) * 0.5 * (1 + math.cos(math.pi * step / steps)))
-            grads = {"w1": g1, "b1": gb1, "w2": g2, "b2": gb2}
-            for name, grad in grads.items():
+            for name, grad in (("w1", g1), ("b1", gb1), ("w2", g2), ("b2", gb2)):
                 m, v = moments[name]
-                grad = grad / len(rows)
-                m *= 0.9
-                m += 0.1 * grad
-                v *= 0.999
-                v += 0.001 * grad * grad
-                weights = net[name]
-                weights *= np.float32(1 - lr * WEIGHT_DECAY)
-                weights -= (lr * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
-                            ).astype(np.float32)
-                np.clip(weights, -CLIP, CLIP, out=weights)
+                _adamw(net[name], grad, m, v, len(rows), lr, step)
         seconds = time.perf_counter() - started
         held = f"  test {loss(test[0], test[1], net):.6f}" if test is not None else ""
         report(f"epoch {epoch:3d}  training loss {total / len(data):.6f}{held}  "
