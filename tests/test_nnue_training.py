@@ -187,6 +187,9 @@ def test_the_dataset_packs_every_position_training_uses_and_unpacks_to_the_same_
     first = [c for c in whole.pieces[0] if c >= 0]
     shuffled[0, :len(first)] = first[::-1]
     assert np.array_equal(nnue.pack(shuffled), nnue.pack(whole.pieces[:1]))
+    # Two reading processes give the same rows in the same order as one.
+    both = nnue.Dataset.read(paths, workers=2)
+    assert all(np.array_equal(getattr(both, name), getattr(data, name)) for name in ("boards", "stm", "score", "result"))
 
 
 def test_command_line_trains_on_chunks_and_the_engine_plays_on_the_search_scale(chunks, tmp_path, capsys):

@@ -28,9 +28,11 @@ the training settings; the engine's `EvalFile` option loads it.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import hashlib
 import json
 import math
+import multiprocessing
 import sys
 import time
 from pathlib import Path
@@ -62,17 +64,20 @@ class Dataset:
         self.boards, self.stm, self.score, self.result = boards, stm, score, result
 
     @classmethod
-    def read(cls, paths: list[Path]) -> Dataset:
-        """The positions training uses from `paths`, read a chunk at a time so that only the
-        packed rows (33 bytes a position) of the whole set are ever held."""
+    def read(cls, paths: list[Path], workers: int = 1) -> Dataset:
+        """The positions training uses from `paths`, read a chunk at a time (by `workers`
+        processes, in order) so that only the packed rows (33 bytes a position) of the whole set
+        are ever held."""
         columns: list[list[np.ndarray]] = [[], [], [], []]
-        for path in paths:
-            data = records.Positions([path])
-            keep = trained_on(data)
-            for column, part in zip(columns, (pack(data.pieces[keep]), data.stm[keep],
-                                              data.score[keep].astype(np.float32),
-                                              data.result[keep].astype(np.float32) / 2)):
-                column.append(part)
+        if workers > 1 and len(paths) > 1:
+            with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                parts = list(pool.map(_read_chunk, paths))
+        else:
+            parts = [_read_chunk(path) for path in paths]
+        for part in parts:
+            for column, array in zip(columns, part):
+                column.append(array)
+        parts.clear()
         if not columns[0]:
             columns = [[np.empty((0, 3), np.uint64)], [np.empty(0, np.int8)], [np.empty(0, np.float32)],
                        [np.empty(0, np.float32)]]
@@ -88,6 +93,14 @@ class Dataset:
     def targets(self, scale: float, result_weight: float) -> np.ndarray:
         expected = 1.0 / (1.0 + np.exp(-self.score / scale))
         return (result_weight * self.result + (1.0 - result_weight) * expected).astype(np.float32)
+
+
+def _read_chunk(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One chunk's positions that training uses: packed boards, side to move, score, result / 2."""
+    data = records.Positions([path])
+    keep = trained_on(data)
+    return (pack(data.pieces[keep]), data.stm[keep], data.score[keep].astype(np.float32),
+            data.result[keep].astype(np.float32) / 2)
 
 
 @njit(cache=True)
@@ -421,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
         train_files = [path for path in chunk_files(args.data) if path.resolve() not in held]
         if not train_files:
             parser.error("every chunk given is a test chunk")
-        data, test = Dataset.read(train_files), Dataset.read(test_files)
+        data, test = Dataset.read(train_files, args.threads), Dataset.read(test_files)
     except (OSError, ValueError) as err:
         parser.error(str(err))
     if args.limit is not None:
