@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 import zipfile
 from pathlib import Path
 
@@ -184,8 +185,16 @@ def kill_compilers(cache_root: Path) -> None:
 def test_a_cold_cache_is_known_before_start_returns_so_the_first_isready_says_so(monkeypatch, tmp_path):
     """The loader decides on compiling before the UCI loop reads a line, not on its thread: a GUI's
     `isready` sent at once (here: before that thread has run at all) is told about the compilation."""
-    started: list[threading.Thread] = []
-    monkeypatch.setattr(kernels.threading.Thread, "start", lambda thread: started.append(thread))
+    started: list[str] = []
+
+    class Unstarted:                                                    # a thread that never runs
+        def __init__(self, target, name: str, daemon: bool) -> None:
+            self.name = name
+
+        def start(self) -> None:
+            started.append(self.name)
+
+    monkeypatch.setattr(kernels, "threading", types.SimpleNamespace(Thread=Unstarted, Event=threading.Event))
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))            # an empty cache: no marker
     loader = kernels.KernelLoader(lambda: None)
     loader.start()
