@@ -68,17 +68,14 @@ class Dataset:
         """The positions training uses from `paths`, read a chunk at a time (by `workers`
         processes, in order) so that only the packed rows (33 bytes a position) of the whole set
         are ever held."""
-        columns: list[list[np.ndarray]] = [[], [], [], []]
         if workers > 1 and len(paths) > 1:
             with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
                 parts = list(pool.map(_read_chunk, paths))
         else:
             parts = [_read_chunk(path) for path in paths]
-        for part in parts:
-            for column, array in zip(columns, part):
-                column.append(array)
-        parts.clear()
-        if not columns[0]:
+        columns = [list(column) for column in zip(*parts)]
+        del parts
+        if not columns:
             columns = [[np.empty((0, 3), np.uint64)], [np.empty(0, np.int8)], [np.empty(0, np.float32)],
                        [np.empty(0, np.float32)]]
         whole = []
