@@ -133,7 +133,8 @@ def status(folders: list[Path], full: bool) -> int:
         present = [entries[i] for i, state in states.items() if state == "ok"]
         positions = sum(entry["positions"] for entry in present)
         seconds = sum(entry.get("seconds", 0) for entry in present)
-        rate = f", {positions / seconds * 3600 / 1e6:.2f} M positions/h a process" if seconds else ""
+        # the rate of the run the manifest recorded, not of a regeneration that made the bytes again
+        rate = f", made at {positions / seconds * 3600 / 1e6:.2f} M positions/h a process" if seconds else ""
         where = "committed" if all(generation.path(e).parent == generation.folder for e in present) and present \
             else str(generation.store)
         missing = sorted(i for i, state in states.items() if state == "missing")
