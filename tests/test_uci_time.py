@@ -63,7 +63,7 @@ def play_game(player: chess.engine.SimpleEngine, opening: list[str], control: Ti
 def test_fischer_games_without_time_forfeit(quiet_machine, python_chess_engine, opening):
     """1 second + 10 ms a move: a whole game with no move over the time left."""
     board = play_game(python_chess_engine, opening, TimeControl.parse("1+0.01"))
-    assert board.ply() > 20
+    assert board.ply() - len(opening) >= 12         # a game, not a few moves (a quick mate may end it early)
 
 
 def test_moves_per_period_game_without_time_forfeit(quiet_machine, python_chess_engine):
