@@ -138,6 +138,54 @@ def test_training_twice_with_the_same_seed_gives_the_same_network():
     assert all(np.array_equal(a[name], b[name]) for name in a)
 
 
+class StopAfter(nnue.Checkpoint):
+    """A checkpoint saved after every batch whose run is cut off right after its `saves`-th save."""
+
+    def __init__(self, path, identity, saves):
+        super().__init__(path, identity, every=0.0)
+        self.saves = saves
+
+    def save(self, net, moments, state):
+        super().save(net, moments, state)
+        self.saves -= 1
+        if self.saves == 0:
+            raise nnue.Interrupted
+
+
+@pytest.mark.parametrize("cut", [(0, 1), (1, 0), (1, 2), (3, 0)])  # (epochs done, batches of the next one)
+def test_a_run_cut_off_goes_on_from_its_checkpoint_to_the_same_network(tmp_path, cut):
+    fens, scores = material_positions(600, 13)
+    data = dataset(fens, scores)
+    target = data.targets(EVAL_SCALE, 0.0)
+    settings = dict(epochs=3, batch=128, rate=0.01, seed=2, threads=2, report=lambda _: None)
+    per_epoch = -(-len(data) // 128)                    # a save after every batch, the last one's at the end
+    saves = cut[0] * per_epoch + cut[1]
+    whole = nnue.train(data, target, nnue.initial_net(16, seed=4), **settings)
+    path = tmp_path / "run.checkpoint.npz"
+    with pytest.raises(nnue.Interrupted):
+        nnue.train(data, target, nnue.initial_net(16, seed=4), **settings,
+                   checkpoint=StopAfter(path, {"run": 1}, saves))
+    lines = []
+    resumed = nnue.train(data, target, nnue.initial_net(16, seed=99), **{**settings, "report": lines.append},
+                         checkpoint=nnue.Checkpoint(path, {"run": 1}))
+    assert all(np.array_equal(whole[name], resumed[name]) for name in whole)
+    assert lines[0].startswith(f"taken up from {path}")
+    assert sum(line.startswith("epoch") for line in lines) == 3 - cut[0]         # the epochs not yet finished
+
+
+def test_a_checkpoint_of_another_run_is_refused_and_kept(tmp_path):
+    path = tmp_path / "run.checkpoint.npz"
+    net = nnue.initial_net(8, seed=1)
+    moments = {name: (np.zeros_like(p), np.zeros_like(p)) for name, p in net.items()}
+    nnue.Checkpoint(path, {"seed": 1, "hidden": 8}).save(net, moments, {"epoch": 2})
+    with pytest.raises(ValueError, match="differs in seed"):
+        nnue.Checkpoint(path, {"seed": 2, "hidden": 8}).load()
+    assert nnue.Checkpoint(path, {"seed": 1, "hidden": 8}).load()[2] == {"epoch": 2}
+    path.write_bytes(b"not a checkpoint")
+    with pytest.raises(ValueError, match="delete it"):
+        nnue.Checkpoint(path, {}).load()
+
+
 def test_the_score_scale_is_the_one_the_results_follow():
     rng = np.random.default_rng(3)
     score = rng.normal(0, 300, 200_000)
@@ -217,8 +265,30 @@ def test_command_line_trains_on_chunks_and_the_engine_plays_on_the_search_scale(
     assert np.abs(engine - expected).max() <= 1.01
 
 
+def test_command_line_stopped_and_run_again_writes_the_network_of_an_unbroken_run(chunks, tmp_path, monkeypatch):
+    command = [str(chunks), "--test", str(chunks / "chunk-00000.jfsp.xz"), "--hidden", "16", "--epochs", "2",
+               "--batch", "64", "--checkpoint-minutes", "0"]
+    assert nnue.main([*command, "--out", str(tmp_path / "whole.npz")]) == 0
+    out = tmp_path / "net.npz"
+    with monkeypatch.context() as patch:
+        patch.setattr(nnue, "Checkpoint", lambda path, identity, every: StopAfter(path, identity, 3))
+        with pytest.raises(nnue.Interrupted):
+            nnue.main([*command, "--out", str(out)])
+    checkpoint = tmp_path / "net.checkpoint.npz"
+    assert checkpoint.exists() and not out.exists()
+    # Another run's command does not take it up, nor overwrite it.
+    with pytest.raises(SystemExit) as exit_info:
+        nnue.main([*command, "--out", str(out), "--seed", "5"])
+    assert exit_info.value.code == 2 and checkpoint.exists()
+    assert nnue.main([*command, "--out", str(out)]) == 0
+    assert not checkpoint.exists() and not (tmp_path / "whole.checkpoint.npz").exists()
+    with np.load(out) as resumed, np.load(tmp_path / "whole.npz") as whole:
+        assert all(np.array_equal(resumed[name], whole[name]) for name in ("w1", "b1", "w2", "b2"))
+
+
 def test_command_line_refuses_bad_settings(chunks, tmp_path):
-    for bad in (["--hidden", "12"], ["--hidden", "512"], ["--result-weight", "2"], ["--epochs", "0"]):
+    for bad in (["--hidden", "12"], ["--hidden", "520"], ["--result-weight", "2"], ["--epochs", "0"],
+                ["--checkpoint-minutes", "-1"]):
         with pytest.raises(SystemExit) as exit_info:
             nnue.main([str(chunks), "--test", str(chunks / "chunk-00000.jfsp.xz"), "--out", str(tmp_path / "n.npz"),
                        *bad])

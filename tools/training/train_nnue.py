@@ -19,7 +19,9 @@ loss the mean squared error of sigmoid(o); K is fitted so that sigmoid(score / K
 results best, and the saved output layer is scaled so that the engine's o x 400 (eval/nnue.py's
 EVAL_SCALE) is o x K: centipawns on the search's own scale, so its margins keep their meaning.
 AdamW on shuffled mini-batches, the step size on a cosine from --rate down to a hundredth, every
-weight clipped to +-CLIP after each step (what int16 quantisation can hold).
+weight clipped to +-CLIP after each step (what int16 quantisation can hold). A run can be cut off
+at any moment: its state is checkpointed (--checkpoint) every ten minutes and at each epoch's end,
+and the same command run again goes on from there to the same network it would have trained.
 
 The saved file (numpy .npz, float32) holds `w1` (768 x H), `b1` (H), `w2` (8 x 2H), `b2` (8) and
 the training settings; the engine's `EvalFile` option loads it.
@@ -33,6 +35,7 @@ import hashlib
 import json
 import math
 import multiprocessing
+import os
 import sys
 import time
 from pathlib import Path
@@ -349,20 +352,83 @@ def trained_form(net: dict[str, np.ndarray], scale: float) -> dict[str, np.ndarr
     return {**net, "w2": net["w2"] * factor, "b2": net["b2"] * factor}
 
 
+class Interrupted(Exception):
+    """Raised by a Checkpoint made to stop a run after some saves (tests: a run cut off)."""
+
+
+class Checkpoint:
+    """A training run's whole state (weights, AdamW moments, step, place in the epoch's shuffle,
+    the shuffle's generator) written to `path` every `every` seconds and at each epoch's end, so a
+    run cut off at any moment goes on from there, to the same network, when the same command runs
+    again. `identity` (the settings and data that determine the weights) is kept with it; a
+    checkpoint of another run is refused, never taken up nor overwritten."""
+
+    def __init__(self, path: Path, identity: dict, every: float = 600.0) -> None:
+        self.path, self.identity, self.every = path, identity, every
+        self.last = time.monotonic()
+
+    def due(self) -> bool:
+        return time.monotonic() - self.last >= self.every
+
+    def load(self) -> tuple[dict[str, np.ndarray], dict[str, tuple[np.ndarray, np.ndarray]], dict] | None:
+        """(net, moments, state) of the saved run, None when there is none; ValueError when the
+        file is another run's or unreadable."""
+        if not self.path.exists():
+            return None
+        try:
+            with np.load(self.path) as saved:
+                identity = json.loads(str(saved["identity"]))
+                state = json.loads(str(saved["state"]))
+                net = {name: saved[name] for name in ("w1", "b1", "w2", "b2")}
+                moments = {name: (saved[f"m_{name}"], saved[f"v_{name}"]) for name in net}
+        except (OSError, KeyError, EOFError, ValueError) as err:
+            raise ValueError(f"cannot read the checkpoint {self.path}: {err}; delete it to start afresh") from None
+        if identity != self.identity:
+            differ = sorted(key for key in set(identity) | set(self.identity)
+                            if identity.get(key) != self.identity.get(key))
+            raise ValueError(f"the checkpoint {self.path} is another run's (it differs in {', '.join(differ)}): "
+                             f"run that command again to finish it, or delete the file to start afresh")
+        return net, moments, state
+
+    def save(self, net: dict[str, np.ndarray], moments: dict[str, tuple[np.ndarray, np.ndarray]], state: dict) -> None:
+        """Write the state atomically (a cut-off write leaves the previous checkpoint)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        part = self.path.with_name(self.path.name + ".part")
+        arrays = {**net, **{f"m_{name}": m for name, (m, _) in moments.items()},
+                  **{f"v_{name}": v for name, (_, v) in moments.items()}}
+        with open(part, "wb") as out:
+            np.savez(out, identity=np.array(json.dumps(self.identity)), state=np.array(json.dumps(state)), **arrays)
+        os.replace(part, self.path)
+        self.last = time.monotonic()
+
+    def remove(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+
 def train(data: Dataset, target: np.ndarray, net: dict[str, np.ndarray], epochs: int, batch: int, rate: float,
-          seed: int, threads: int, report=print, test: tuple[Dataset, np.ndarray] | None = None
-          ) -> dict[str, np.ndarray]:
+          seed: int, threads: int, report=print, test: tuple[Dataset, np.ndarray] | None = None,
+          checkpoint: Checkpoint | None = None) -> dict[str, np.ndarray]:
     """AdamW on shuffled mini-batches, the step size on a cosine from `rate` to FINAL_RATE x `rate`,
-    weights clipped to +-CLIP; returns the net after the last epoch."""
+    weights clipped to +-CLIP; returns the net after the last epoch. With a `checkpoint`, a saved
+    state of this run is taken up first (`net` is then ignored) and the state is saved as it goes."""
     rng = np.random.default_rng(seed)
     moments = {name: (np.zeros_like(p), np.zeros_like(p)) for name, p in net.items()}
-    step = 0
+    step, first_epoch, first_row, total = 0, 1, 0, 0.0
+    saved = checkpoint.load() if checkpoint is not None else None
+    if saved is not None:
+        net, moments, state = saved
+        step, first_epoch, first_row, total = state["step"], state["epoch"], state["row"], state["total"]
+        rng.bit_generator.state = state["shuffle"]
+        report(f"taken up from {checkpoint.path}: epoch {first_epoch}, {first_row:,} positions into it")
     steps = epochs * max(1, (len(data) + batch - 1) // batch)
-    for epoch in range(1, epochs + 1):
+    for epoch in range(first_epoch, epochs + 1):
         started = time.perf_counter()
+        shuffle = rng.bit_generator.state              # the state this epoch's order is drawn from
         order = rng.permutation(len(data)).astype(np.int64)
-        total = 0.0
-        for first in range(0, len(order), batch):
+        start_row = first_row if epoch == first_epoch else 0
+        if start_row == 0:
+            total = 0.0
+        for first in range(start_row, len(order), batch):
             rows = order[first:first + batch]
             err, g1, gb1, g2, gb2 = _gradients(data.boards, data.stm, target, rows, net["w1"], net["b1"],
                                                net["w2"], net["b2"], threads)
@@ -372,10 +438,16 @@ def train(data: Dataset, target: np.ndarray, net: dict[str, np.ndarray], epochs:
             for name, grad in (("w1", g1), ("b1", gb1), ("w2", g2), ("b2", gb2)):
                 m, v = moments[name]
                 _adamw(net[name], grad, m, v, len(rows), lr, step)
+            if checkpoint is not None and first + batch < len(order) and checkpoint.due():
+                checkpoint.save(net, moments, {"epoch": epoch, "row": first + batch, "step": step, "total": total,
+                                               "shuffle": shuffle})
+        if checkpoint is not None:
+            checkpoint.save(net, moments, {"epoch": epoch + 1, "row": 0, "step": step, "total": 0.0,
+                                           "shuffle": rng.bit_generator.state})
         seconds = time.perf_counter() - started
         held = f"  test {loss(test[0], test[1], net):.6f}" if test is not None else ""
         report(f"epoch {epoch:3d}  training loss {total / len(data):.6f}{held}  "
-               f"{len(data) / seconds:,.0f} positions/s")
+               f"{(len(data) - start_row) / seconds:,.0f} positions/s")
     return net
 
 
@@ -413,13 +485,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--init", type=Path, help="go on training this network (.npz) instead of random weights "
                         "(its hidden size is kept): fine-tuning")
+    parser.add_argument("--checkpoint", type=Path, help="where the run's state is kept while it trains, taken up "
+                        "when the same command runs again after a stop (default: beside --out, "
+                        "NAME.checkpoint.npz; removed when the network is written)")
+    parser.add_argument("--checkpoint-minutes", type=float, default=10.0,
+                        help="minutes between checkpoints within an epoch (default 10; one at every epoch's end)")
     args = parser.parse_args(argv)
     if not 0.0 <= args.result_weight <= 1.0:
         parser.error("--result-weight must be between 0 and 1")
     if not 8 <= args.hidden <= MAX_HIDDEN or args.hidden % 8:
         parser.error(f"--hidden must be a multiple of 8 from 8 to {MAX_HIDDEN} (what the engine loads)")
-    if args.epochs < 1 or args.batch < 1 or args.rate <= 0 or args.threads < 1:
-        parser.error("--epochs, --batch, --rate and --threads must be positive")
+    if args.epochs < 1 or args.batch < 1 or args.rate <= 0 or args.threads < 1 or args.checkpoint_minutes < 0:
+        parser.error("--epochs, --batch, --rate and --threads must be positive, --checkpoint-minutes not negative")
     try:
         init = read_network(args.init) if args.init else None
     except ValueError as err:
@@ -444,10 +521,21 @@ def main(argv: list[str] | None = None) -> int:
           f"(read in {time.perf_counter() - started:.0f} s); score scale K = {scale:.1f}", file=sys.stderr)
     start = trained_form(init[0], scale) if init else initial_net(args.hidden, args.seed)
     args.hidden = start["b1"].shape[0]
-    net = train(data, target, start, args.epochs, args.batch, args.rate, args.seed,
-                args.threads, report=lambda line: print(line, file=sys.stderr, flush=True),
-                test=(test, test_target))
-    settings = {key: value for key, value in vars(args).items() if key not in ("out", "data", "test", "init")}
+    data_digest = digest(train_files)
+    out = Path(args.out)
+    identity = {key: getattr(args, key) for key in ("hidden", "epochs", "batch", "rate", "result_weight", "limit",
+                                                    "threads", "seed")}
+    identity.update(data=data_digest, positions=len(data), init=digest([args.init]) if args.init else None)
+    checkpoint = Checkpoint(args.checkpoint or out.with_name(out.stem + ".checkpoint.npz"), identity,
+                            args.checkpoint_minutes * 60)
+    try:
+        net = train(data, target, start, args.epochs, args.batch, args.rate, args.seed,
+                    args.threads, report=lambda line: print(line, file=sys.stderr, flush=True),
+                    test=(test, test_target), checkpoint=checkpoint)
+    except ValueError as err:
+        parser.error(str(err))
+    settings = {key: value for key, value in vars(args).items()
+                if key not in ("out", "data", "test", "init", "checkpoint", "checkpoint_minutes")}
     if init:
         settings["init"] = {"file": args.init.name, "settings": init[1]}
     settings.update(data_files=[f"{path.parent.name}/{path.name}" for path in train_files],
@@ -458,9 +546,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"on the first {len(sample):,} test positions: the network {settings['sample_loss']:.6f}, "
           f"the hand-crafted evaluation {settings['hand_crafted_sample_loss']:.6f}", file=sys.stderr)
     settings.update(positions=len(data), test_positions=len(test), test_loss=loss(test, test_target, net),
-                    scale=scale, eval_scale=EVAL_SCALE, data=digest(train_files), test_data=digest(test_files),
+                    scale=scale, eval_scale=EVAL_SCALE, data=data_digest, test_data=digest(test_files),
                     seconds=round(time.perf_counter() - started))
-    save(net, Path(args.out), settings, scale)
+    save(net, out, settings, scale)
+    checkpoint.remove()
     print(f"test loss {settings['test_loss']:.6f}; wrote {args.out}", file=sys.stderr)
     return 0
 
