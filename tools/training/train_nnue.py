@@ -379,7 +379,7 @@ class Checkpoint:
             with np.load(self.path) as saved:
                 identity = json.loads(str(saved["identity"]))
                 state = json.loads(str(saved["state"]))
-                net = {name: saved[name] for name in ("w1", "b1", "w2", "b2")}
+                net = {key[4:]: saved[key] for key in saved.files if key.startswith("net_")}
                 moments = {name: (saved[f"m_{name}"], saved[f"v_{name}"]) for name in net}
         except (OSError, KeyError, EOFError, ValueError) as err:
             raise ValueError(f"cannot read the checkpoint {self.path}: {err}; delete it to start afresh") from None
@@ -394,8 +394,9 @@ class Checkpoint:
         """Write the state atomically (a cut-off write leaves the previous checkpoint)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         part = self.path.with_name(self.path.name + ".part")
-        arrays = {**net, **{f"m_{name}": m for name, (m, _) in moments.items()},
-                  **{f"v_{name}": v for name, (_, v) in moments.items()}}
+        arrays = {f"net_{name}": weights for name, weights in net.items()}
+        for name, (m, v) in moments.items():
+            arrays[f"m_{name}"], arrays[f"v_{name}"] = m, v
         with open(part, "wb") as out:
             np.savez(out, identity=np.array(json.dumps(self.identity)), state=np.array(json.dumps(state)), **arrays)
         os.replace(part, self.path)
