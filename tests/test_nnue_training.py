@@ -138,6 +138,10 @@ def test_training_twice_with_the_same_seed_gives_the_same_network():
     assert all(np.array_equal(a[name], b[name]) for name in a)
 
 
+class Interrupted(Exception):
+    """A run cut off (by StopAfter)."""
+
+
 class StopAfter(nnue.Checkpoint):
     """A checkpoint saved after every batch whose run is cut off right after its `saves`-th save."""
 
@@ -149,7 +153,7 @@ class StopAfter(nnue.Checkpoint):
         super().save(net, moments, state)
         self.saves -= 1
         if self.saves == 0:
-            raise nnue.Interrupted
+            raise Interrupted
 
 
 @pytest.mark.parametrize("cut", [(0, 1), (1, 0), (1, 2), (3, 0)])  # (epochs done, batches of the next one)
@@ -162,7 +166,7 @@ def test_a_run_cut_off_goes_on_from_its_checkpoint_to_the_same_network(tmp_path,
     saves = cut[0] * per_epoch + cut[1]
     whole = nnue.train(data, target, nnue.initial_net(16, seed=4), **settings)
     path = tmp_path / "run.checkpoint.npz"
-    with pytest.raises(nnue.Interrupted):
+    with pytest.raises(Interrupted):
         nnue.train(data, target, nnue.initial_net(16, seed=4), **settings,
                    checkpoint=StopAfter(path, {"run": 1}, saves))
     lines = []
@@ -272,7 +276,7 @@ def test_command_line_stopped_and_run_again_writes_the_network_of_an_unbroken_ru
     out = tmp_path / "net.npz"
     with monkeypatch.context() as patch:
         patch.setattr(nnue, "Checkpoint", lambda path, identity, every: StopAfter(path, identity, 3))
-        with pytest.raises(nnue.Interrupted):
+        with pytest.raises(Interrupted):
             nnue.main([*command, "--out", str(out)])
     checkpoint = tmp_path / "net.checkpoint.npz"
     assert checkpoint.exists() and not out.exists()

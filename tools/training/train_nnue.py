@@ -352,10 +352,6 @@ def trained_form(net: dict[str, np.ndarray], scale: float) -> dict[str, np.ndarr
     return {**net, "w2": net["w2"] * factor, "b2": net["b2"] * factor}
 
 
-class Interrupted(Exception):
-    """Raised by a Checkpoint made to stop a run after some saves (tests: a run cut off)."""
-
-
 class Checkpoint:
     """A training run's whole state (weights, AdamW moments, step, place in the epoch's shuffle,
     the shuffle's generator) written to `path` every `every` seconds and at each epoch's end, so a
