@@ -26,7 +26,7 @@ if [ -n "$KB" ]; then
     TREE=/tmp/jf_sweepkb
     if [ ! -f $TREE/.warm ]; then
         rm -rf $TREE
-        "$PY" -m tools.matches.freeze f737350 sweepkb --dest $TREE
+        (cd "$MAIN" && "$PY" -m tools.matches.freeze f737350 sweepkb --dest $TREE)
         (cd $TREE && git apply "$HERE/king-buckets.patch")
         (cd $TREE && NUMBA_CACHE_DIR=$TREE/.numba "$PY" -m jitfish.warmup) && touch $TREE/.warm
     fi
