@@ -1,7 +1,7 @@
 #!/bin/bash
 # The ladder for one candidate of the sweep (README.md beside this file), paired on this machine
-# with the shipped network: 10+0.1 against Stockfish UCI_Elo 2600 (seeds 14002, 14003, 14004:
-# 600 games) and 2400 (seed 14001: 200), in units of 200 games, candidate and shipped network
+# with the shipped network: 10+0.1 against Stockfish UCI_Elo 2600 (seeds 14002, 14003: 400
+# games) and 2400 (seed 14001: 200), in units of 200 games, candidate and shipped network
 # taking turns so that the machine's drift falls on both alike. Every unit is skipped when its
 # file exists, so the same command goes on in the next session; the store's generators are
 # paused while it plays (a timed match shares no core) and let go on when it stops.
@@ -9,6 +9,8 @@
 #   ladder.sh NAME NET [kb]      e.g.  ladder.sh more256b ../nnue-2026-11-28c/more256b.npz
 #
 # NET is relative to this folder or absolute; kb plays the candidate on the king-bucket copy.
+# LADDER_LAST_START="09:00" (anything `date -d` reads): start no unit after then, so that a
+# session's end does not cut one off (a cut unit starts again from its first game).
 # Before each unit both engines' benches go to ladder/benches.txt (a slower machine plays
 # weaker at a clock: the games are compared only with games of the same machine).
 set -euo pipefail
@@ -35,6 +37,10 @@ unit() {   # unit WHO ENGINE_TREE ELO SEED [EvalFile]
     local who=$1 tree=$2 elo=$3 seed=$4 net=${5:-}
     local out="$OUT/$who-ladder-$elo-s$seed.json"
     [ -f "$out" ] && return 0
+    if [ -n "${LADDER_LAST_START:-}" ] && [ "$(date +%s)" -gt "$(date -d "$LADDER_LAST_START" +%s)" ]; then
+        echo "not starting $who against $elo, seed $seed: past LADDER_LAST_START" >&2
+        exit 3
+    fi
     pause
     {
         printf "%s %s %s s%s: " "$(date -u +%FT%TZ)" "$who" "$elo" "$seed"
@@ -54,7 +60,7 @@ unit() {   # unit WHO ENGINE_TREE ELO SEED [EvalFile]
     mv "$out.part" "$out"
 }
 
-for step in "2600 14002" "2600 14003" "2400 14001" "2600 14004"; do
+for step in "2600 14002" "2600 14003" "2400 14001"; do
     set -- $step
     unit "$NAME" $TREE "$1" "$2" "$NET"
     unit shipped /tmp/jf_sweep "$1" "$2"
