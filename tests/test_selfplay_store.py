@@ -124,3 +124,55 @@ def test_the_kernel_takes_the_niceness_for_the_session():
     shown = subprocess.run(["nice", "-n", "7", sys.executable, "-c", probe], capture_output=True, text=True,
                            cwd=Path(__file__).resolve().parents[1], start_new_session=True, check=True).stdout
     assert shown.strip().endswith("nice 7")
+
+
+class Cut(Exception):
+    """The run cut off (a stand-in for SIGKILL) after some games."""
+
+
+def test_a_run_cut_off_mid_chunk_goes_on_from_the_next_game_to_the_same_bytes(generation, tmp_path,
+                                                                              monkeypatch, capsys):
+    settings = [*SMALL[2:], "--games", "5"]
+    monkeypatch.setenv("JITFISH_STORE", str(tmp_path / "whole"))
+    assert datagen.main([str(generation), "--chunks", "0:1", *settings]) == 0
+    whole = lines(generation)[0]
+    (generation / "manifest.jsonl").unlink()
+
+    monkeypatch.setenv("JITFISH_STORE", str(tmp_path / "cut"))
+    played = []
+    game = datagen.Generator.game
+
+    def cut_after_three(self, seed):
+        if len(played) == 3:
+            raise Cut
+        played.append(seed)
+        return game(self, seed)
+
+    monkeypatch.setattr(datagen.Generator, "game", cut_after_three)
+    with pytest.raises(Cut):
+        datagen.main([str(generation), "--chunks", "0:1", *settings])
+    chunks = store.Generation(generation).store
+    log = chunks / "chunk-00000.jfsp.games"
+    assert log.is_file() and not (chunks / "chunk-00000.jfsp.xz").exists()
+    with log.open("ab") as handle:
+        handle.write(b"\x07\x00\x00")                    # a torn last entry, as a kill mid-write leaves
+    monkeypatch.setattr(datagen.Generator, "game", lambda self, seed: played.append(seed) or game(self, seed))
+    (chunks / "chunk-00000.jfsp.claim").unlink()
+    capsys.readouterr()
+    assert datagen.main([str(generation), "--chunks", "0:1", *settings]) == 0
+    assert "3 games taken up" in capsys.readouterr().err
+    assert len(played) == 5 and len(set(played)) == 5           # no game played twice
+    cut = lines(generation)[0]
+    assert cut["sha256"] == whole["sha256"] and cut["positions"] == whole["positions"]
+    assert cut["nodes_searched"] == whole["nodes_searched"]
+    assert not log.exists()
+
+
+def test_a_game_log_of_other_settings_is_not_taken_up(tmp_path):
+    path = tmp_path / "chunk-00000.jfsp.games"
+    log = datagen.GameLog(path, {"seed": 3, "chunk": 0})
+    assert log.resume() == ([], 0, 0, 0.0)
+    log.append(b"game", 40, 1000, 0.5)
+    assert datagen.GameLog(path, {"seed": 3, "chunk": 0}).resume() == ([b"game"], 40, 1000, 0.5)
+    assert datagen.GameLog(path, {"seed": 4, "chunk": 0}).resume() == ([], 0, 0, 0.0)
+    assert path.read_bytes() == b'{"chunk": 0, "seed": 4}\n'

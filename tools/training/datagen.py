@@ -9,12 +9,13 @@ counts, the chunk's sha256 and the exact command that makes that chunk). The chu
 (chunk-NNNNN.jfsp.xz, tools/training/records.py) go to the local store, outside git
 (tools/training/store.py: `--store`, else $JITFISH_STORE/<generation>, else
 ~/.local/share/jitfish/selfplay/<generation>). A run fills in only the chunks of its range that
-are missing or whose digest is wrong, so it resumes after any interruption (a chunk is written
-under a temporary name and renamed once complete). A chunk the manifest already describes is made
-again only by the commit that made it, and its new bytes must match the recorded digest: a game
-depends only on (seed, chunk, game) and the engine. `python -m tools.training.store regenerate`
-does that with a frozen copy of the right commit. The first generations' chunks (gen1-gen5) are
-committed beside their manifests.
+are missing or whose digest is wrong, so it resumes after any interruption: each game is appended
+to `chunk-NNNNN.jfsp.games` as it ends, and a cut run goes on from the next game (the chunk is
+written under a temporary name and renamed once complete). A chunk the manifest already
+describes is made again only by the commit that made it, and its new bytes must match the
+recorded digest: a game depends only on (seed, chunk, game) and the engine. `python -m
+tools.training.store regenerate` does that with a frozen copy of the right commit. The first
+generations' chunks (gen1-gen5) are committed beside their manifests.
 
 Games start from the initial position (or, with probability --chess960, a Chess960 one) and
 --random-plies uniformly random moves (8 or 9 by default), kept only if the search then scores them
@@ -31,6 +32,7 @@ import argparse
 import hashlib
 import json
 import os
+import struct
 import subprocess
 import sys
 import time
@@ -121,27 +123,73 @@ class Generator:
         return record, int(plies)
 
     def chunk(self, index: int, out: Path, describe: dict) -> dict:
-        """Play chunk `index` into `out`; its manifest entry."""
+        """Play chunk `index` into `out`; its manifest entry. Each game is appended to a progress
+        file beside it as it ends (GameLog), so a run cut off goes on from the next game."""
         args = self.args
-        started = time.perf_counter()
-        self.stats[:] = 0
-        games, positions = [], 0
-        for number in range(args.games):
+        log = GameLog(out.with_suffix(".games"), {key: describe.get(key) for key in SAME_SETTINGS}
+                      | {"games": args.games, "chunk": index})
+        games, positions, nodes, seconds = log.resume()
+        if games:
+            print(f"chunk {index}: {len(games)} games taken up from {log.path.name}", file=sys.stderr,
+                  flush=True)
+        for number in range(len(games), args.games):
             seed = (args.seed * SEED_MIX + index * 1_000_003 + number) & 0x7FFFFFFFFFFFFFFF
+            started, before = time.perf_counter(), int(self.stats[0])
             record, plies = self.game(seed)
+            spent, searched = time.perf_counter() - started, int(self.stats[0]) - before
+            log.append(record, plies, searched, spent)
             games.append(record)
-            positions += plies
+            positions, nodes, seconds = positions + plies, nodes + searched, seconds + spent
             if (number + 1) % 100 == 0:
-                rate = positions / (time.perf_counter() - started) * 3600
                 print(f"chunk {index}: {number + 1}/{args.games} games, {positions} positions, "
-                      f"{rate / 1e6:.2f} M positions/h", file=sys.stderr, flush=True)
+                      f"{positions / seconds * 3600 / 1e6:.2f} M positions/h", file=sys.stderr, flush=True)
+        started = time.perf_counter()
         part = out.with_suffix(".part")
         data = records.write_chunk(part, games)
         part.rename(out)
-        seconds = time.perf_counter() - started
+        log.path.unlink(missing_ok=True)
+        seconds += time.perf_counter() - started
         return {**describe, "chunk": index, "file": out.name, "games": args.games, "positions": positions,
-                "nodes_searched": int(self.stats[0]), "seconds": round(seconds, 1), "bytes": len(data),
+                "nodes_searched": nodes, "seconds": round(seconds, 1), "bytes": len(data),
                 "sha256": hashlib.sha256(data).hexdigest()}
+
+
+class GameLog:
+    """The games of an unfinished chunk, appended one by one as they end: a line with the settings
+    that make them (a log of other settings is discarded), then for each game its positions,
+    nodes, seconds and record. A game depends only on (seed, chunk, game number) and the engine,
+    so the games a cut run left are the ones a whole run makes; a torn last entry is dropped."""
+
+    ENTRY = struct.Struct("<IIqd")          # record length, positions, nodes, seconds
+
+    def __init__(self, path: Path, settings: dict) -> None:
+        self.path = path
+        self.header = (json.dumps(settings, sort_keys=True) + "\n").encode()
+
+    def resume(self) -> tuple[list[bytes], int, int, float]:
+        """The games already made (records, positions, nodes, seconds); the log made ready to append."""
+        games, positions, nodes, seconds = [], 0, 0, 0.0
+        data = self.path.read_bytes() if self.path.is_file() else b""
+        if not data.startswith(self.header):
+            self.path.write_bytes(self.header)
+            return games, positions, nodes, seconds
+        at = len(self.header)
+        while at + self.ENTRY.size <= len(data):
+            length, plies, spent_nodes, spent = self.ENTRY.unpack_from(data, at)
+            end = at + self.ENTRY.size + length
+            if end > len(data):
+                break
+            games.append(data[at + self.ENTRY.size:end])
+            positions, nodes, seconds = positions + plies, nodes + spent_nodes, seconds + spent
+            at = end
+        if at < len(data):
+            with self.path.open("r+b") as handle:
+                handle.truncate(at)
+        return games, positions, nodes, seconds
+
+    def append(self, record: bytes, plies: int, nodes: int, seconds: float) -> None:
+        with self.path.open("ab") as handle:
+            handle.write(self.ENTRY.pack(len(record), plies, nodes, seconds) + record)
 
 
 def claim(out: Path) -> bool:
