@@ -160,9 +160,14 @@ def start(page, opponent: str, *, position: str = "", clock: str = "none", level
         if page.get_attribute("#position-box", "open") is None:
             page.click("#position-box summary")
         page.fill("#position", position)
+    expect(page.locator("body")).to_have_attribute("data-game", re.compile(r"\d"))
+    shown = page.get_attribute("body", "data-game")
     page.click("#new-game")
     if "confirm" in (page.get_attribute("#new-game", "class") or ""):    # a game in progress: asks first
         page.click("#new-game")
+    # The new game's state, not the old one's: a click before it came was undone when it came
+    # (the resign bar opened on the old game closed under the test's cursor).
+    expect(page.locator("body")).not_to_have_attribute("data-game", shown, timeout=ROBOT_WAIT_MS)
     wait_moves(page, _plies_of(position))
     if "/" in position:  # the page's first game has no moves either: wait for the new one's pieces
         for square, piece in chess.Board(position).piece_map().items():

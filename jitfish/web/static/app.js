@@ -210,6 +210,7 @@
     const newGame = message.game_id !== gameId;
     game = message.game;
     gameId = message.game_id;
+    document.body.dataset.game = String(gameId);   // which game the page shows, for its tests
     thinking = message.thinking;
     if (!$("full").hidden) { $("full").hidden = true; clearTimeout(fullTimer); }
     tab.set("session", message.session);
