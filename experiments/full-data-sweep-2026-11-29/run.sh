@@ -69,7 +69,9 @@ for seed in "${SEEDS[@]}"; do
         --engine cmd=$TREE/run_engine.sh name=$NAME option.Hash=16 option.EvalFile="$HERE/$NAME.npz" \
         --engine cmd=/usr/games/stockfish name=sf2000 nodes=2000 option.Hash=16 option.Threads=1 \
         --nodes 36000 --games 1000 --seed "$seed" --concurrency 2 --json "$out.part") > "/tmp/sweep-$NAME-$seed.log" 2>&1
-    mv "$out.part" "$out"
+    # Committed match files stay under tests/test_results.py's size limit: written compact.
+    "$PY" -c 'import json, sys; d = json.load(open(sys.argv[1])); open(sys.argv[2], "w").write(json.dumps(d, separators=(",", ":")))' "$out.part" "$out"
+    rm "$out.part"
     resume
     (cd "$MAIN" && "$PY" -m tools.matches.elo --compare "$out" \
         "experiments/nnue-2026-11-27/all256-vs-sf2000-s$seed.json")
