@@ -5,9 +5,12 @@
 # it trains or plays and let go on when it stops, however it stops.
 #
 #   run.sh NAME K HIDDEN [kb] [SEED...]      e.g.  run.sh half256 49 256 31001
+#                                                  run.sh full256 gen8:89 256 31001 31002
 #
-# NAME: the network's file name here (NAME.npz); K: the last gen7 chunk trained on; kb: four king
-# buckets (king-buckets.patch, applied to a frozen copy); SEEDs: yardstick seeds (default 31001).
+# NAME: the network's file name here (NAME.npz); K: the last gen7 chunk trained on (beside gen6
+# 0-34), or gen8:K, the last gen8 chunk (gen8 alone beside gen1-gen5: the data after the store was
+# lost, README.md); kb: four king buckets (king-buckets.patch, applied to a frozen copy); SEEDs:
+# yardstick seeds (default 31001).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 MAIN=$(cd "$HERE/../.." && pwd)
@@ -44,8 +47,11 @@ trap resume EXIT
 
 chunks() {
     local i
-    for i in $(seq 0 34); do printf "%s/gen6/chunk-%05d.jfsp.xz " "$STORE" "$i"; done
-    for i in $(seq 0 "$K"); do printf "%s/gen7/chunk-%05d.jfsp.xz " "$STORE" "$i"; done
+    case "$K" in
+        gen8:*) for i in $(seq 0 "${K#gen8:}"); do printf "%s/gen8/chunk-%05d.jfsp.xz " "$STORE" "$i"; done ;;
+        *)  for i in $(seq 0 34); do printf "%s/gen6/chunk-%05d.jfsp.xz " "$STORE" "$i"; done
+            for i in $(seq 0 "$K"); do printf "%s/gen7/chunk-%05d.jfsp.xz " "$STORE" "$i"; done ;;
+    esac
 }
 
 if [ ! -f "$HERE/$NAME.npz" ]; then
@@ -75,4 +81,6 @@ for seed in "${SEEDS[@]}"; do
     resume
     (cd "$MAIN" && "$PY" -m tools.matches.elo --compare "$out" \
         "experiments/nnue-2026-11-27/all256-vs-sf2000-s$seed.json")
+    half="$HERE/half256-vs-sf2000-s$seed.json"
+    if [ "$NAME" != half256 ] && [ -f "$half" ]; then (cd "$MAIN" && "$PY" -m tools.matches.elo --compare "$out" "$half"); fi
 done
