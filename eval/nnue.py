@@ -1,7 +1,7 @@
 """The network evaluation (NNUE): 768 piece-square inputs per side -> H x 2 -> 1 of 8 outputs, SCReLU.
 
 Its weights and its accumulators live in the evaluation's part of the search workspace (int64
-words viewed as int16 or float32), like the hand-crafted weights, so the search's kernels keep
+words viewed as int16, int32 or float32), like the hand-crafted weights, so the search's kernels keep
 their arguments. The first layer is quantised to int16 (x QA): an accumulator is that layer's
 output for one side's point of view, kept per search ply and updated by the move's few piece
 changes (`push` before make_move, `pop` after unmake_move) instead of being summed anew. Each
@@ -9,9 +9,10 @@ side sees the board from its own side (mirrored vertically for black) and with i
 a-d files (mirrored horizontally when it stands on e-h), so what is learnt on one wing serves the
 other; a king move across that line makes the side's accumulator stale, and it is computed afresh
 when the position is next evaluated. The output layer has one set of weights per OUTPUT_BUCKETS
-stage of material (by the number of pieces on the board) and stays in float32 (QA^2 folded into
-its weights), which vectorises where an integer one does not. tools/training/train_nnue.py trains
-the float network this module quantises.
+stage of material (by the number of pieces on the board), its weights on a fine fixed-point grid
+(int32, 30 bits for the largest) so that its sum is exact whatever order the compiler gives it:
+the score, and with it every self-play game, is the same on every processor.
+tools/training/train_nnue.py trains the float network this module quantises.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ import numpy as np
 
 from engine.bits import ONE, lsb, popcount
 from engine.defs import BB_ALL, KING, MAX_PLY, NO_PIECE, ST_BOARD, ST_SIDE
-from numba import njit
 
 from engine.kernel import inlined_kernel, kernel
 from engine.move import CASTLE, EN_PASSANT, is_promotion, move_flag, move_from, move_to, promotion_type
@@ -67,10 +67,11 @@ def output_bucket(pieces):
 R_ON = 0                                       # 1 when the network evaluates
 R_TOP = 1                                      # the current ply's accumulator
 R_HIDDEN = 2                                   # neurons per side of the loaded network
+R_W2_UNIT = 3                                  # float64: the value of one step of the output weights
 R_STALE = 4                                    # STACK x 2: 1 where a ply's accumulator must be refreshed
 R_W1 = R_STALE + 2 * STACK                     # INPUTS x hidden int16
 R_B1 = R_W1 + INPUTS * MAX_HIDDEN // 4         # hidden int16
-R_W2 = R_B1 + MAX_HIDDEN // 4                  # OUTPUT_BUCKETS x 2 hidden float32, divided by QA^2
+R_W2 = R_B1 + MAX_HIDDEN // 4                  # OUTPUT_BUCKETS x 2 hidden int32, in R_W2_UNIT / QA^2 steps
 R_B2 = R_W2 + OUTPUT_BUCKETS * MAX_HIDDEN      # OUTPUT_BUCKETS float32
 R_ACC = R_B2 + OUTPUT_BUCKETS // 2             # STACK x 2 x hidden int16
 REGION = R_ACC + STACK * 2 * MAX_HIDDEN // 4
@@ -96,7 +97,13 @@ def quantise(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> 
     region[R_HIDDEN] = hidden
     region[R_W1:R_B1].view(np.int16)[:INPUTS * hidden] = q1.astype(np.int16).reshape(-1)
     region[R_B1:R_W2].view(np.int16)[:hidden] = qb.astype(np.int16)
-    region[R_W2:R_B2].view(np.float32)[:OUTPUT_BUCKETS * 2 * hidden] = (w2 / (QA * QA)).astype(np.float32).reshape(-1)
+    # The output weights on a fixed-point grid fine enough to lose nothing a float32 keeps (30
+    # bits for the largest): the output is then an integer sum, the same in any order.
+    largest = float(np.abs(w2).max())
+    shift = 30 - (int(np.ceil(np.log2(largest))) if largest > 0 else 0)
+    region[R_W2_UNIT:R_W2_UNIT + 1].view(np.float64)[0] = 2.0 ** -shift
+    region[R_W2:R_B2].view(np.int32)[:OUTPUT_BUCKETS * 2 * hidden] = \
+        np.round(w2.astype(np.float64) * 2.0 ** shift).astype(np.int32).reshape(-1)
     region[R_B2:R_ACC].view(np.float32)[:OUTPUT_BUCKETS] = b2.astype(np.float32)
     return region
 
@@ -119,11 +126,11 @@ def load(path: str | Path) -> np.ndarray:
     return quantise(layers["w1"], layers["b1"], layers["w2"], layers["b2"])
 
 
-# Offsets in int16 units (the region viewed as int16) and in float32 units.
+# Offsets in int16 units (the region viewed as int16) and in 32-bit units.
 A_W1 = 4 * R_W1
 A_B1 = 4 * R_B1
 A_ACC = 4 * R_ACC
-F_W2 = 2 * R_W2
+Q_W2 = 2 * R_W2
 F_B2 = 2 * R_B2
 
 
@@ -247,29 +254,37 @@ def pop(net):
     net[R_TOP] -= 1
 
 
-@njit(cache=True, _nrt=False, fastmath=True)     # fastmath: the float sum may be reordered, so vectorised
-def output(pos, net):
-    """The network's score in centipawns for the side to move, from the current accumulators
-    (refreshing a stale one first)."""
+@kernel
+def output_sum(pos, net):
+    """The network's output before scaling, from the current accumulators (refreshing a stale
+    one first). The hidden layer's sum is an integer one, exact in any order: a float sum that
+    the compiler reorders rounds by the processor's vector width, and the same self-play games
+    came out differently on another machine (docs/training.md)."""
     us = pos[1][ST_SIDE]
     top, hidden = net[R_TOP], net[R_HIDDEN]
     for perspective in range(2):
         if net[R_STALE + 2 * top + perspective]:
             _refresh_side(pos, net, top, perspective)
     v = net.view(np.int16)
-    f = net.view(np.float32)
+    q = net.view(np.int32)
     bucket = output_bucket(popcount(pos[0][BB_ALL]))
-    w2 = F_W2 + bucket * 2 * hidden
-    total = np.float32(0.0)
+    w2 = Q_W2 + bucket * 2 * hidden
+    total = np.int64(0)
     for side in range(2):
         start = _accumulator(top, us ^ side, hidden)
         acc = v[start:start + hidden]
-        weights = f[w2 + side * hidden:w2 + (side + 1) * hidden]
+        weights = q[w2 + side * hidden:w2 + (side + 1) * hidden]
         for j in range(hidden):
-            x = np.float32(min(max(acc[j], 0), QA))
-            total += x * x * weights[j]
-    total += f[F_B2 + bucket]
-    return np.int64(total * EVAL_SCALE)
+            x = np.int32(min(max(acc[j], 0), QA))
+            total += np.int64(x * x) * np.int64(weights[j])      # 32 x 32 -> 64 bits: one vector multiply
+    unit = net[R_W2_UNIT:R_W2_UNIT + 1].view(np.float64)[0] / (QA * QA)
+    return total * unit + net.view(np.float32)[F_B2 + bucket]
+
+
+@kernel
+def output(pos, net):
+    """The network's score in centipawns for the side to move."""
+    return np.int64(output_sum(pos, net) * EVAL_SCALE)
 
 
 @kernel
