@@ -10,7 +10,7 @@ a-d files (mirrored horizontally when it stands on e-h), so what is learnt on on
 other; a king move across that line makes the side's accumulator stale, and it is computed afresh
 when the position is next evaluated. The output layer has one set of weights per OUTPUT_BUCKETS
 stage of material (by the number of pieces on the board), its weights on a fine fixed-point grid
-(int32, 30 bits for the largest) so that its sum is exact whatever order the compiler gives it:
+(int32, 30 bits for the largest) so that its sum is exact in whatever order the compiler puts it:
 the score, and with it every self-play game, is the same on every processor.
 tools/training/train_nnue.py trains the float network this module quantises.
 """
@@ -97,8 +97,9 @@ def quantise(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> 
     region[R_HIDDEN] = hidden
     region[R_W1:R_B1].view(np.int16)[:INPUTS * hidden] = q1.astype(np.int16).reshape(-1)
     region[R_B1:R_W2].view(np.int16)[:hidden] = qb.astype(np.int16)
-    # The output weights on a fixed-point grid fine enough to lose nothing a float32 keeps (30
-    # bits for the largest): the output is then an integer sum, the same in any order.
+    # The output weights on a fixed-point grid, 30 bits for the largest (its rounding moves a
+    # score by at most about 1e-4 x that weight in centipawns): the sum is then an integer one, the same
+    # in any order.
     largest = float(np.abs(w2).max())
     shift = 30 - (int(np.ceil(np.log2(largest))) if largest > 0 else 0)
     region[R_W2_UNIT:R_W2_UNIT + 1].view(np.float64)[0] = 2.0 ** -shift
