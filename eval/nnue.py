@@ -67,11 +67,11 @@ def output_bucket(pieces):
 R_ON = 0                                       # 1 when the network evaluates
 R_TOP = 1                                      # the current ply's accumulator
 R_HIDDEN = 2                                   # neurons per side of the loaded network
-R_W2_UNIT = 3                                  # float64: the value of one step of the output weights
+R_W2_UNIT = 3                                  # float64: one step of the output weights, over QA^2
 R_STALE = 4                                    # STACK x 2: 1 where a ply's accumulator must be refreshed
 R_W1 = R_STALE + 2 * STACK                     # INPUTS x hidden int16
 R_B1 = R_W1 + INPUTS * MAX_HIDDEN // 4         # hidden int16
-R_W2 = R_B1 + MAX_HIDDEN // 4                  # OUTPUT_BUCKETS x 2 hidden int32, in R_W2_UNIT / QA^2 steps
+R_W2 = R_B1 + MAX_HIDDEN // 4                  # OUTPUT_BUCKETS x 2 hidden int32, in R_W2_UNIT steps
 R_B2 = R_W2 + OUTPUT_BUCKETS * MAX_HIDDEN      # OUTPUT_BUCKETS float32
 R_ACC = R_B2 + OUTPUT_BUCKETS // 2             # STACK x 2 x hidden int16
 REGION = R_ACC + STACK * 2 * MAX_HIDDEN // 4
@@ -102,7 +102,7 @@ def quantise(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> 
     # in any order.
     largest = float(np.abs(w2).max())
     shift = 30 - (int(np.ceil(np.log2(largest))) if largest > 0 else 0)
-    region[R_W2_UNIT:R_W2_UNIT + 1].view(np.float64)[0] = 2.0 ** -shift
+    region[R_W2_UNIT:R_W2_UNIT + 1].view(np.float64)[0] = 2.0 ** -shift / (QA * QA)   # once, not per evaluation
     region[R_W2:R_B2].view(np.int32)[:OUTPUT_BUCKETS * 2 * hidden] = \
         np.round(w2.astype(np.float64) * 2.0 ** shift).astype(np.int32).reshape(-1)
     region[R_B2:R_ACC].view(np.float32)[:OUTPUT_BUCKETS] = b2.astype(np.float32)
@@ -255,7 +255,7 @@ def pop(net):
     net[R_TOP] -= 1
 
 
-@kernel
+@inlined_kernel
 def output_sum(pos, net):
     """The network's output before scaling, from the current accumulators (refreshing a stale
     one first). The hidden layer's sum is an integer one, exact in any order: a float sum that
@@ -278,8 +278,7 @@ def output_sum(pos, net):
         for j in range(hidden):
             x = np.int32(min(max(acc[j], 0), QA))
             total += np.int64(x * x) * np.int64(weights[j])      # 32 x 32 -> 64 bits: one vector multiply
-    unit = net[R_W2_UNIT:R_W2_UNIT + 1].view(np.float64)[0] / (QA * QA)
-    return total * unit + net.view(np.float32)[F_B2 + bucket]
+    return total * net[R_W2_UNIT:R_W2_UNIT + 1].view(np.float64)[0] + net.view(np.float32)[F_B2 + bucket]
 
 
 @kernel

@@ -150,7 +150,7 @@ def exact_output(region: np.ndarray, us: int, pieces: int) -> float:
         for j in range(hidden):
             x = min(max(int(acc[perspective * hidden + j]), 0), nnue.QA)
             total += x * x * int(w2[k * hidden + j])
-    unit = region[nnue.R_W2_UNIT:nnue.R_W2_UNIT + 1].view(np.float64)[0] / (nnue.QA * nnue.QA)
+    unit = region[nnue.R_W2_UNIT:nnue.R_W2_UNIT + 1].view(np.float64)[0]
     return total * unit + float(region.view(np.float32)[nnue.F_B2 + bucket])
 
 
