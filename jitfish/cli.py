@@ -175,7 +175,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="search threads (default 1, at most one per core; above 1 the node count "
                             "varies from run to run)")
     bench.set_defaults(run=_bench)
-    play = sub.add_parser("play", help="play a game against the engine in the terminal")
+    play = sub.add_parser("play", help="play a game against the engine in the terminal",
+                          description="Play a game against the engine in the terminal, in English, Kannada, "
+                                      "Tamil, Gujarati or Hindi. Type moves in SAN, figurines or UCI (e4, Nf3, "
+                                      "e2e4); type help during the game for the commands (undo, hint, draw, "
+                                      "resign, flip, board, help, quit), these English words in every language "
+                                      "(a language's own word for one is understood too where it has one).")
     play.add_argument("--level", type=whole_number(ranges.SKILL_LEVEL),
                       help=f"Skill Level {ranges.SKILL_LEVEL} ({ranges.SKILL_LEVEL.high} = full strength, "
                            "the default)")
@@ -188,6 +193,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--pgn", help="save the game here (default: jitfish-game-<date>-<time>.pgn)")
     play.add_argument("--seed", type=whole_number(ranges.RANDOM_SEED), default=0,
                       help=f"{ranges.RANDOM_SEED}: fixes the level's choices (default 0: new each game)")
+    play.add_argument("--lang", metavar="LANG",
+                      help="the game's language: en, kn, ta, gu or hi (default: from LANGUAGE, LC_ALL, "
+                           "LC_MESSAGES or LANG, as gettext reads them; a language it does not speak is English)")
+    play.add_argument("--notation", choices=["letters", "figurines"],
+                      help="how the game writes moves: letters (Nf3) or figurines (the piece's sign) "
+                           "(default: figurines in kn, ta, gu and hi, letters in en)")
     play.set_defaults(run=_play)
     analyse = sub.add_parser("analyse", aliases=["analyze"],
                              help="annotate PGN games with evaluations, mistakes and better moves")

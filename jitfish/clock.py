@@ -25,6 +25,8 @@ from typing import Any
 import chess
 import chess.engine
 
+from jitfish.i18n import N_, NP_, Msg, Plural
+
 MODES = ("none", "fischer", "bronstein", "delay")   # how the per-move seconds of a period count
 MAX_PERIODS = 3
 MAX_PERIOD_SECONDS = 6 * 3600.0                     # 6 hours for one period is plenty
@@ -87,20 +89,33 @@ class TimeControl:
             return "fischer" if self.periods[0].increment > 0 else "sudden"
         return self.mode
 
-    def describe(self) -> str:
-        """A short human label: '5+3', '40 moves in 90 min, then 30 min + 30 s', '5 min, 3 s delay'."""
+    def describe(self) -> Msg:
+        """A short human label: '5 min + 3 s', '40 moves in 90 min, then 30 min + 30 s', '5 min, 3 s
+        delay' (`str()` of it is the English)."""
         if not self.timed:
-            return "no clock"
-        parts = []
-        for period in self.periods:
-            text = _minutes(period.seconds)
-            if period.moves is not None:
-                text = f"{period.moves} moves in {text}"
-            if period.increment:
-                word = {"fischer": "+", "bronstein": "Bronstein delay", "delay": "delay"}[self.mode]
-                text += f" + {_seconds(period.increment)}" if word == "+" else f", {_seconds(period.increment)} {word}"
-            parts.append(text)
-        return ", then ".join(parts)
+            return Msg("no clock")
+        parts = [self._describe_period(period) for period in self.periods]
+        text = parts[-1]
+        for part in reversed(parts[:-1]):
+            text = Msg("{first}, then {rest}", first=part, rest=text)
+        return text
+
+    def _describe_period(self, period: Period) -> Msg:
+        time = _minutes(period.seconds)
+        kind = self.mode if period.increment else "none"
+        if period.moves is None:
+            templates = {"none": N_("{time}"), "fischer": N_("{time} + {increment}"),
+                         "bronstein": N_("{time}, {increment} Bronstein delay"),
+                         "delay": N_("{time}, {increment} delay")}
+            return Msg(templates[kind], time=time, increment=_seconds(period.increment))
+        counted = {"none": NP_("{moves} move in {time}", "{moves} moves in {time}"),
+                   "fischer": NP_("{moves} move in {time} + {increment}", "{moves} moves in {time} + {increment}"),
+                   "bronstein": NP_("{moves} move in {time}, {increment} Bronstein delay",
+                                 "{moves} moves in {time}, {increment} Bronstein delay"),
+                   "delay": NP_("{moves} move in {time}, {increment} delay",
+                             "{moves} moves in {time}, {increment} delay")}
+        one, many = counted[kind]
+        return Plural(one, many, "moves", moves=period.moves, time=time, increment=_seconds(period.increment))
 
     def pgn_tag(self) -> str:
         """The PGN TimeControl tag ('-' without a clock; '300+2'; '40/5400:1800+30'). The PGN
@@ -130,7 +145,7 @@ class TimeControl:
         """A time control from the page's JSON: {"mode": ..., "periods": [{"minutes", "moves",
         "increment"}, ...]}. ClockError for anything malformed or absurd."""
         if not isinstance(spec, dict):
-            raise ClockError("the clock setting must be an object")
+            raise ClockError(Msg("the clock setting must be an object"))
         mode = spec.get("mode")
         if mode not in MODES:
             raise ClockError(f"unknown clock mode {mode!r} (one of {', '.join(MODES)})")
@@ -138,35 +153,40 @@ class TimeControl:
             return cls()
         raw = spec.get("periods")
         if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_PERIODS:
-            raise ClockError(f"a clock needs 1 to {MAX_PERIODS} periods")
+            raise ClockError(Msg("a clock needs 1 to {count} periods", count=MAX_PERIODS))
         periods = []
         for index, item in enumerate(raw):
             if not isinstance(item, dict):
-                raise ClockError("each clock period must be an object")
-            seconds = _number(item.get("minutes", 0), "minutes", 0, MAX_PERIOD_SECONDS / 60) * 60
-            increment = _number(item.get("increment", 0), "increment seconds", 0, MAX_INCREMENT)
+                raise ClockError(Msg("each clock period must be an object"))
+            seconds = _number(item.get("minutes", 0), 0, MAX_PERIOD_SECONDS / 60,
+                              N_("the minutes must be a number"),
+                              N_("the minutes must be between {low} and {high}")) * 60
+            increment = _number(item.get("increment", 0), 0, MAX_INCREMENT,
+                                N_("the increment (seconds) must be a number"),
+                                N_("the increment (seconds) must be between {low} and {high}"))
             moves = item.get("moves")
             if moves is not None:
                 if isinstance(moves, bool) or not isinstance(moves, int) or not 1 <= moves <= MAX_PERIOD_MOVES:
-                    raise ClockError(f"moves per period must be a whole number from 1 to {MAX_PERIOD_MOVES}")
+                    raise ClockError(Msg("moves per period must be a whole number from 1 to {count}",
+                                         count=MAX_PERIOD_MOVES))
             elif index < len(raw) - 1:
-                raise ClockError("only the last period may be without a move count")
+                raise ClockError(Msg("only the last period may be without a move count"))
             periods.append(Period(round(seconds, 3), moves, round(increment, 3)))
         if periods[0].seconds <= 0 and not (mode == "delay" and periods[0].increment > 0):
-            raise ClockError("the first period needs some time")
+            raise ClockError(Msg("the first period needs some time"))
         if any(p.seconds <= 0 and p.increment <= 0 for p in periods):
-            raise ClockError("every period needs some time or an increment")
+            raise ClockError(Msg("every period needs some time or an increment"))
         if any(0 < p.seconds < MIN_PERIOD_SECONDS for p in periods):
-            raise ClockError(f"the minutes must be at least {MIN_PERIOD_SECONDS / 60:g} "
-                             f"({MIN_PERIOD_SECONDS:g} seconds)")
+            raise ClockError(Msg("the minutes must be at least {minutes} ({seconds} seconds)",
+                                 minutes=_number_text(MIN_PERIOD_SECONDS / 60), seconds=_number_text(MIN_PERIOD_SECONDS)))
         return cls(mode, tuple(periods))
 
 
-def _number(value: Any, name: str, low: float, high: float) -> float:
+def _number(value: Any, low: float, high: float, not_number: str, out_of_range: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ClockError(f"{name} must be a number")
+        raise ClockError(Msg(not_number))
     if not low <= value <= high:
-        raise ClockError(f"{name} must be between {low:g} and {high:g}")
+        raise ClockError(Msg(out_of_range, low=_number_text(low), high=_number_text(high)))
     return float(value)
 
 
@@ -174,12 +194,16 @@ def _whole(seconds: float) -> str:
     return f"{seconds:g}"
 
 
-def _minutes(seconds: float) -> str:
-    return f"{seconds / 60:g} min" if seconds >= 60 else f"{seconds:g} s"
+def _number_text(value: float) -> str:
+    return f"{value:g}"
 
 
-def _seconds(seconds: float) -> str:
-    return f"{seconds:g} s"
+def _minutes(seconds: float) -> Msg:
+    return Msg("{n} min", n=_number_text(seconds / 60)) if seconds >= 60 else _seconds(seconds)
+
+
+def _seconds(seconds: float) -> Msg:
+    return Msg("{n} s", n=_number_text(seconds))
 
 
 # The common time controls (the browser game's clock list): name -> time control.
@@ -192,9 +216,10 @@ PRESETS: dict[str, TimeControl] = {
     "15+10": TimeControl("fischer", (Period(900, None, 10),)),
     "40/90+30/30": TimeControl("fischer", (Period(5400, 40), Period(1800, None, 30))),
 }
-PRESET_LABELS = {
-    "none": "No clock", "1+0": "Bullet 1+0", "3+2": "Blitz 3+2", "5+0": "Blitz 5+0", "10+5": "Rapid 10+5",
-    "15+10": "Rapid 15+10", "40/90+30/30": "Classical: 40 moves in 90 min, then 30 min + 30 s",
+PRESET_LABELS = {                  # said in the reader's language (N_: translated where shown)
+    "none": N_("No clock"), "1+0": N_("Bullet 1+0"), "3+2": N_("Blitz 3+2"), "5+0": N_("Blitz 5+0"),
+    "10+5": N_("Rapid 10+5"), "15+10": N_("Rapid 15+10"),
+    "40/90+30/30": N_("Classical: 40 moves in 90 min, then 30 min + 30 s"),
 }
 
 
@@ -348,12 +373,13 @@ def engine_limit(clock: Clock, now: float, reserve: float = 0.0) -> chess.engine
                               remaining_moves=times["movestogo"])
 
 
-def flag_result(board: chess.Board, flagged: chess.Color) -> tuple[str, str]:
+def flag_result(board: chess.Board, flagged: chess.Color) -> tuple[str, Msg]:
     """Result and reason when `flagged`'s time ran out in `board`: a loss, unless the opponent
     cannot checkmate by any series of legal moves (FIDE 6.9), then a draw. python-chess's
     insufficient-material test for one side stands in for "cannot checkmate"."""
-    loser = "White" if flagged == chess.WHITE else "Black"
-    winner = "Black" if flagged == chess.WHITE else "White"
+    white = flagged == chess.WHITE
     if board.has_insufficient_material(not flagged):
-        return "1/2-1/2", f"{loser} ran out of time, but {winner} cannot checkmate: draw"
-    return ("0-1" if flagged == chess.WHITE else "1-0"), f"{loser} ran out of time: {winner} wins"
+        return "1/2-1/2", (Msg("White ran out of time, but Black cannot checkmate: draw") if white
+                           else Msg("Black ran out of time, but White cannot checkmate: draw"))
+    return ("0-1" if white else "1-0"), (Msg("White ran out of time: Black wins") if white
+                                        else Msg("Black ran out of time: White wins"))

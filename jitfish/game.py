@@ -20,20 +20,27 @@ import chess
 import chess.pgn
 
 from jitfish.clock import Clock, SideState, TimeControl, flag_result
+from jitfish.i18n import N_, Moves, Msg, letters
 
 COLOURS = {"white": chess.WHITE, "black": chess.BLACK}
-ENDINGS = {                        # how the position ends a game, as the result line says it
-    chess.Termination.CHECKMATE: "checkmate",
-    chess.Termination.STALEMATE: "stalemate",
-    chess.Termination.INSUFFICIENT_MATERIAL: "insufficient material",
-    chess.Termination.SEVENTYFIVE_MOVES: "the 75-move rule",
-    chess.Termination.FIVEFOLD_REPETITION: "fivefold repetition",
+ENDINGS = {                        # how the position ends a drawn game, as the result line says it
+    chess.Termination.STALEMATE: N_("Draw by stalemate"),
+    chess.Termination.INSUFFICIENT_MATERIAL: N_("Draw by insufficient material"),
+    chess.Termination.SEVENTYFIVE_MOVES: N_("Draw by the 75-move rule"),
+    chess.Termination.FIVEFOLD_REPETITION: N_("Draw by fivefold repetition"),
 }
-CLAIMS = {"fifty": "the fifty-move rule", "threefold": "threefold repetition"}
+CLAIMS = {"fifty": "the fifty-move rule", "threefold": "threefold repetition"}   # English (PGN, logs)
+CLAIMED = {                        # a claimed draw as the result line says it, by the claimant
+    ("fifty", chess.WHITE): N_("Draw by the fifty-move rule (claimed by White)"),
+    ("fifty", chess.BLACK): N_("Draw by the fifty-move rule (claimed by Black)"),
+    ("threefold", chess.WHITE): N_("Draw by threefold repetition (claimed by White)"),
+    ("threefold", chess.BLACK): N_("Draw by threefold repetition (claimed by Black)"),
+}
 
 
 class GameError(ValueError):
-    """A request the game cannot carry out (the message is for the player)."""
+    """A request the game cannot carry out: its argument, a `Msg` (or text), is for the player;
+    `str()` is the English."""
 
 
 def colour_name(colour: chess.Color) -> str:
@@ -84,7 +91,7 @@ def _typed_moves(board: chess.Board, text: str) -> set[chess.Move]:
 
 
 def _missing_promotion(board: chess.Board, text: str) -> str:
-    """`a8=Q, a8=R, a8=B or a8=N` when `text` names a promotion without its piece, else ''."""
+    """`a8=Q, a8=R, a8=B, a8=N` when `text` names a promotion without its piece, else ''."""
     squares = re.findall(r"[a-h][1-8]", text.lower())
     if not squares:
         return ""
@@ -98,8 +105,8 @@ def _missing_promotion(board: chess.Board, text: str) -> str:
     stem = re.sub(r"=Q[+#]?$", "", board.san(queen))
     if origin is not None:
         stem = queen.uci()[:4]
-        return ", ".join(stem + p for p in "qrb") + f" or {stem}n"
-    return ", ".join(f"{stem}={p}" for p in "QRB") + f" or {stem}=N"
+        return ", ".join(stem + p for p in "qrbn")
+    return ", ".join(f"{stem}={p}" for p in "QRBN")
 
 
 # What a player may write after a move and the rules do not need: `!?`-style marks, `e.p.`.
@@ -167,26 +174,32 @@ class Game:
         (`e2 e4`), zeros for castling, marks after the move (`Nf3!?`, `exd6 e.p.`). GameError says why a text is no move here: a promotion
         without its piece, or two moves it could mean (`bxc3`: the pawn or the bishop?)."""
         if not isinstance(text, str) or not 0 < len(text.strip()) <= 12:
-            raise GameError("type a move such as e4, Nf3, O-O or e2e4")
-        text = text.strip()
+            raise GameError(Msg("type a move such as {examples}", examples=Moves("e4, Nf3, O-O, e2e4")))
+        text = letters(text.strip())
         found = _typed_moves(self.board, _NOTES.sub("", text) or text)
         if len(found) == 1:
             return found.pop()
         if len(found) > 1:
-            names = " or ".join(sorted(self.board.san(move) for move in found))
-            raise GameError(f"{text} could be {names}: type the one you mean")
+            names = sorted(self.board.san(move) for move in found)
+            if len(names) == 2:
+                raise GameError(Msg("{text} could be {first} or {second}: type the one you mean", text=Moves(text),
+                                    first=Moves(names[0]), second=Moves(names[1])))
+            raise GameError(Msg("{text} could be any of {moves}: type the one you mean", text=Moves(text),
+                                moves=Moves(", ".join(names))))
         promotion = _missing_promotion(self.board, text)
         if promotion:
-            raise GameError(f"{text} promotes: add the piece, {promotion}")
-        raise GameError(f"{text} is not a legal move here")
+            q, r, b, n = (Moves(spelling) for spelling in promotion.split(", "))
+            raise GameError(Msg("{text} promotes: add the piece, {queen}, {rook}, {bishop} or {knight}",
+                                text=Moves(text), queen=q, rook=r, bishop=b, knight=n))
+        raise GameError(Msg("{text} is not a legal move here", text=Moves(text)))
 
     def play(self, move: chess.Move, now: float = 0.0) -> Ply:
         """Make a legal move at `now` (the caller has checked the flag). Ends the game when the
         position does."""
         if self.over:
-            raise GameError("the game is over")
+            raise GameError(Msg("the game is over"))
         if move not in self.board.legal_moves:
-            raise GameError(f"{move.uci()} is not a legal move")
+            raise GameError(Msg("{move} is not a legal move", move=move.uci()))
         mover = self.board.turn
         before = self.clock.state() if self.clock is not None else None
         clock_after = None
@@ -216,13 +229,13 @@ class Game:
         if outcome is None:
             return
         if outcome.winner is not None:
-            self._end(outcome.result(), f"Checkmate: {side_name(outcome.winner)} wins", "normal")
+            self._end(outcome.result(), Msg("Checkmate: White wins") if outcome.winner == chess.WHITE
+                      else Msg("Checkmate: Black wins"), "normal")
         else:
-            reason = ENDINGS.get(outcome.termination, outcome.termination.name.lower())
-            self._end("1/2-1/2", f"Draw by {reason}", "normal")
+            self._end("1/2-1/2", Msg(ENDINGS.get(outcome.termination, N_("Draw"))), "normal")
 
-    def _end(self, result: str, reason: str, termination: str, now: float | None = None) -> None:
-        """Record the end; with `now`, stop the clock too."""
+    def _end(self, result: str, reason: Msg, termination: str, now: float | None = None) -> None:
+        """Record the end (the reason as the result line says it); with `now`, stop the clock too."""
         self.result, self.reason, self.termination = result, reason, termination
         self.draw_offer = None
         if now is not None and self.clock is not None:
@@ -260,31 +273,32 @@ class Game:
         """The side to move claims the draw it may claim."""
         kind = self.claimable()
         if kind is None:
-            raise GameError("there is no draw to claim: threefold repetition or fifty moves are needed")
-        self._end("1/2-1/2", f"Draw by {CLAIMS[kind]} (claimed by {side_name(self.board.turn)})", "normal", now)
+            raise GameError(Msg("there is no draw to claim: threefold repetition or fifty moves are needed"))
+        self._end("1/2-1/2", Msg(CLAIMED[kind, self.board.turn]), "normal", now)
 
     def resign(self, colour: chess.Color, now: float = 0.0) -> None:
         if self.over:
-            raise GameError("the game is over")
+            raise GameError(Msg("the game is over"))
         self._end("0-1" if colour == chess.WHITE else "1-0",
-                  f"{side_name(colour)} resigns: {side_name(not colour)} wins", "normal", now)
+                  Msg("White resigns: Black wins") if colour == chess.WHITE else Msg("Black resigns: White wins"),
+                  "normal", now)
 
     def offer_draw(self, colour: chess.Color) -> None:
         """The colour offers a draw; it stands until the opponent answers or moves."""
         if self.over:
-            raise GameError("the game is over")
+            raise GameError(Msg("the game is over"))
         if self.draw_offer == colour:
-            raise GameError("your draw offer stands: wait for the answer")
+            raise GameError(Msg("your draw offer stands: wait for the answer"))
         if self.draw_offer is not None:
-            raise GameError("a draw has been offered to you: accept or decline it")
+            raise GameError(Msg("a draw has been offered to you: accept or decline it"))
         self.draw_offer = colour
 
     def answer_draw(self, colour: chess.Color, accept: bool, now: float = 0.0) -> None:
         """The opponent of the side that offered accepts or declines."""
         if self.draw_offer is None or self.draw_offer == colour:
-            raise GameError("there is no draw offer to answer")
+            raise GameError(Msg("there is no draw offer to answer"))
         if accept:
-            self._end("1/2-1/2", "Draw by agreement", "normal", now)
+            self._end("1/2-1/2", Msg("Draw by agreement"), "normal", now)
         self.draw_offer = None
 
     def takeback_plies(self) -> int:
@@ -299,12 +313,12 @@ class Game:
         plies = 1 if self.board.turn != self.human else 2
         return plies if len(self.plies) >= plies else 0
 
-    def no_takeback_reason(self) -> str:
+    def no_takeback_reason(self) -> Msg:
         if not self.takeback:
-            return "take-backs are off in this game"
+            return Msg("take-backs are off in this game")
         if self.over:
-            return "the game is over: a finished game is not taken back (review or analyse it instead)"
-        return "nothing to take back"
+            return Msg("the game is over: a finished game is not taken back (review or analyse it instead)")
+        return Msg("nothing to take back")
 
     def take_back(self, now: float = 0.0) -> int:
         """Take back `takeback_plies()` plies, the clocks as they were; the number taken back."""
@@ -353,5 +367,5 @@ class Game:
             if ply.clock_after is not None:          # whole seconds, as lichess writes them
                 node.set_clock(float(math.floor(max(0.0, ply.clock_after))))
         if self.reason:
-            node.comment = (node.comment + " " if node.comment else "") + self.reason
+            node.comment = (node.comment + " " if node.comment else "") + str(self.reason)
         return str(record.accept(chess.pgn.StringExporter(headers=True, variations=False, comments=True))) + "\n"

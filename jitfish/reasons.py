@@ -24,6 +24,7 @@ from typing import Sequence
 
 import chess
 
+from jitfish.i18n import N_, NP_, Moves, Msg, Plural, PMsg
 from jitfish.review import DECISIVE_CP, Evaluation, Verdict, clamp, pawns_text
 from search.driver import mate_moves
 
@@ -39,7 +40,24 @@ VALUE = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.Q
 MATERIAL_CP = 100                 # a material reason needs at least a pawn...
 EXPLAINS = 0.5                    # ...and must account for this share of the evaluation's drop
 OVERSTATES_CP = 200               # material may exceed twice the drop by this much, no more
-NUMBERS = {1: "a", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+# The words of the sentences. Each sentence is one message with named placeholders; a piece's name
+# fills a placeholder in the form its place in the sentence needs, chosen by a context: "object"
+# (the piece lost, trapped, pinned or forked: "loses the {piece} on {square}") and "instrument"
+# (the piece a capture is made with: "takes with the {piece}").
+OBJECT = {chess.PAWN: PMsg("object", "pawn"), chess.KNIGHT: PMsg("object", "knight"),
+          chess.BISHOP: PMsg("object", "bishop"), chess.ROOK: PMsg("object", "rook"),
+          chess.QUEEN: PMsg("object", "queen"), chess.KING: PMsg("object", "king")}
+INSTRUMENT = {chess.PAWN: PMsg("instrument", "pawn"), chess.KNIGHT: PMsg("instrument", "knight"),
+              chess.BISHOP: PMsg("instrument", "bishop"), chess.ROOK: PMsg("instrument", "rook"),
+              chess.QUEEN: PMsg("instrument", "queen"), chess.KING: PMsg("instrument", "king")}
+# A number of pieces of one kind: "a rook", "two pawns" (the count as a word in English).
+COUNTED = {chess.PAWN: NP_("a pawn", "{count} pawns"), chess.KNIGHT: NP_("a knight", "{count} knights"),
+           chess.BISHOP: NP_("a bishop", "{count} bishops"), chess.ROOK: NP_("a rook", "{count} rooks"),
+           chess.QUEEN: NP_("a queen", "{count} queens"), chess.KING: NP_("a king", "{count} kings")}
+NUMBERS = {2: PMsg("number of pieces", "two"), 3: PMsg("number of pieces", "three"),
+           4: PMsg("number of pieces", "four"), 5: PMsg("number of pieces", "five"),
+           6: PMsg("number of pieces", "six"), 7: PMsg("number of pieces", "seven"),
+           8: PMsg("number of pieces", "eight")}
 
 
 # ---- the account: a line played out, every piece followed ----------------------------------------
@@ -221,19 +239,32 @@ def worth(fates: Sequence[Fate], side: chess.Color) -> int:
     return sum(abs(f.delta(side)) for f in fates)
 
 
-def _piece_words(kinds: Sequence[chess.PieceType]) -> str:
+def _piece_words(kinds: Sequence[chess.PieceType]) -> Msg:
     """`a rook`, `two pawns`, `a knight and a pawn`, strongest first."""
     counts: dict[chess.PieceType, int] = {}
     for kind in kinds:
         counts[kind] = counts.get(kind, 0) + 1
     parts = []
     for kind in sorted(counts, key=lambda k: -VALUE[k]):
-        n, name = counts[kind], chess.piece_name(kind)
-        parts.append(f"{NUMBERS.get(n, str(n))} {name}" + ("s" if n > 1 else ""))
-    return " and ".join(parts) if len(parts) < 3 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        n = counts[kind]
+        one, many = COUNTED[kind]
+        parts.append(Plural(one, many, "n", n=n, count=NUMBERS.get(n, str(n))))
+    return listing(parts)
 
 
-def _material_words(fates: Sequence[Fate]) -> str:
+def listing(parts: Sequence[object]) -> object:
+    """`A`, `A and B`, `A, B and C`: a list said as the language joins one (one message a length)."""
+    if len(parts) == 1:
+        return parts[0]
+    if len(parts) == 2:
+        return Msg("{first} and {second}", first=parts[0], second=parts[1])
+    text = Msg("{first}, {second} and {third}", first=parts[-3], second=parts[-2], third=parts[-1])
+    for part in reversed(parts[:-3]):
+        text = Msg("{first}, {rest}", first=part, rest=text)
+    return text
+
+
+def _material_words(fates: Sequence[Fate]) -> Msg:
     """What a list of pieces taken amounts to: `a rook`, `two pawns`."""
     return _piece_words([f.start for f in fates])
 
@@ -271,16 +302,33 @@ def fork_targets(board: chess.Board, square: int) -> list[int]:
                                           -VALUE[board.piece_type_at(t)]))
 
 
-def _target_words(board: chess.Board, targets: Sequence[int]) -> str:
-    words = []
-    for target in targets[:2]:
-        kind = board.piece_type_at(target)
-        name = chess.piece_name(kind)
-        words.append("the king" if kind == chess.KING else f"the {name} on {chess.square_name(target)}")
-    return " and ".join(words)
+def _fork_words(board: chess.Board, targets: Sequence[int], move: object, story: str) -> Msg:
+    """`allows Nc7+, forking the king and the rook on a8` (story "allows") or `misses ..., forking
+    the queen on d8 and the rook on a8` (story "misses"): the two pieces attacked, the king first."""
+    first, second = targets[:2]
+    kind, other = board.piece_type_at(first), board.piece_type_at(second)
+    args = dict(move=move, piece=OBJECT[other], square=chess.square_name(second))
+    if kind == chess.KING:
+        template = N_("allows {move}, forking the king and the {piece} on {square}") if story == "allows" else \
+            N_("misses {move}, forking the king and the {piece} on {square}")
+        return Msg(template, **args)
+    template = N_("allows {move}, forking the {first_piece} on {first_square} and the {piece} on {square}") \
+        if story == "allows" else \
+        N_("misses {move}, forking the {first_piece} on {first_square} and the {piece} on {square}")
+    return Msg(template, first_piece=OBJECT[kind], first_square=chess.square_name(first), **args)
 
 
-def _fork(line: Account, ply: int, victim: Fate) -> str | None:
+# What a move does to a piece it wins by force, as `_fork` and `_trap` find it: the story of the
+# sentence ("allows" the move, or "misses" it), then the kind of win.
+WINS = {("allows", "trap"): N_("allows {move}, trapping the {piece} on {square}"),
+        ("allows", "pin"): N_("allows {move}, pinning the {piece} on {square}"),
+        ("allows", "pinned"): N_("allows {move}, winning the pinned {piece} on {square}"),
+        ("misses", "trap"): N_("misses {move}, trapping the {piece} on {square}"),
+        ("misses", "pin"): N_("misses {move}, pinning the {piece} on {square}"),
+        ("misses", "pinned"): N_("misses {move}, winning the pinned {piece} on {square}")}
+
+
+def _fork(line: Account, ply: int, victim: Fate) -> tuple | None:
     """`forking the king and the rook on a8` when move `ply` of `line` attacks two pieces worth
     winning, `victim` among them, and the same piece takes `victim` later in the line."""
     if victim.move is None or not ply < victim.ply <= ply + 2 \
@@ -297,7 +345,7 @@ def _fork(line: Account, ply: int, victim: Fate) -> str | None:
     shown = [t for t in targets if board.piece_type_at(t) == chess.KING][:1] + [square]
     if len(shown) < 2:
         shown = [t for t in targets if t != square][:1] + [square]
-    return "forking " + _target_words(board, shown)
+    return ("fork", board, shown)
 
 
 def see(board: chess.Board, move: chess.Move) -> int:
@@ -354,7 +402,7 @@ def trapped(board: chess.Board, square: int) -> bool:
     return True
 
 
-def _trap(line: Account, ply: int, victim: Fate) -> str | None:
+def _trap(line: Account, ply: int, victim: Fate) -> tuple | None:
     """`trapping the knight on b4` when move `ply` of `line` attacks `victim`, which then has no
     safe square, and the line wins it later (`pinning the rook on d6` when the move pins it to
     its king, `winning the pinned knight on e5` when it was pinned already)."""
@@ -366,48 +414,59 @@ def _trap(line: Account, ply: int, victim: Fate) -> str | None:
     square = line.square_of(victim.ident, ply + 1)
     if square is None or square not in board.attacks(line.moves[ply].to_square) or not trapped(board, square):
         return None
-    name = f"{chess.piece_name(victim.start)} on {chess.square_name(square)}"
     if not board.is_pinned(board.turn, square):
-        return f"trapping the {name}"
+        return ("trap", victim.start, square)
     if board.pin(board.turn, square) & chess.BB_SQUARES[line.moves[ply].to_square]:
-        return f"pinning the {name}"
-    return f"winning the pinned {name}"
+        return ("pin", victim.start, square)
+    return ("pinned", victim.start, square)
+
+
+def _win_words(found: tuple, move: object, story: str) -> Msg:
+    """The sentence for a fork, trap or pin that `_fork` or `_trap` found, `move` allowed or missed."""
+    if found[0] == "fork":
+        return _fork_words(found[1], found[2], move, story)
+    kind, piece, square = found
+    return Msg(WINS[story, kind], move=move, piece=OBJECT[piece], square=chess.square_name(square))
 
 
 # ---- the sentence -------------------------------------------------------------------------------
 
 
-def reason(position: chess.Board, played: chess.Move, verdict: Verdict, after: Evaluation) -> str:
+def reason(position: chess.Board, played: chess.Move, verdict: Verdict, after: Evaluation) -> Msg:
     """One sentence on why the move `played` in `position` is worse than the engine's best
     (`verdict`; `after`: the engine's view of the position after the move): the concrete cause
     when one is certain, else the drop in the evaluation."""
     return cause(position, played, verdict, after) or evaluation_drop(verdict, position.turn)
 
 
-def evaluation_drop(verdict: Verdict, mover: chess.Color) -> str:
+def evaluation_drop(verdict: Verdict, mover: chess.Color) -> Msg:
     """`the evaluation drops from +0.4 to −0.9 for White` (the mover's view, in pawns)."""
-    return (f"the evaluation drops from {pawns_text(clamp(verdict.best_score))} to "
-            f"{pawns_text(clamp(verdict.played_score))} for {'White' if mover == chess.WHITE else 'Black'}")
+    template = N_("the evaluation drops from {before} to {after} for White") if mover == chess.WHITE else \
+        N_("the evaluation drops from {before} to {after} for Black")
+    return Msg(template, before=pawns_text(clamp(verdict.best_score)), after=pawns_text(clamp(verdict.played_score)))
 
 
-def cause(position: chess.Board, played: chess.Move, verdict: Verdict, after: Evaluation) -> str | None:
+def cause(position: chess.Board, played: chess.Move, verdict: Verdict, after: Evaluation) -> Msg | None:
     """The concrete reason the move is worse, None when none is certain: a mate it allows or
     misses, a stalemate instead of a win, the material it loses or the best move wins."""
     board = position.copy(stack=False)
     board.push(played)
-    best_san = position.san(verdict.best) if verdict.best is not None else ""
+    best_san = Moves(position.san(verdict.best) if verdict.best is not None else "")
     best_mate, played_mate = mate_moves(verdict.best_score), mate_moves(verdict.played_score)
     if played_mate is not None and played_mate < 0:
         refutation = _legal_prefix(board, after.pv[:1])
         moves = -played_mate
         if refutation and moves == 1:
-            return f"allows mate in 1 ({board.san(refutation[0])})"
-        start = f", starting with {board.san(refutation[0])}" if refutation else ""
-        return f"allows mate in {moves}{start}"
+            return Msg("allows mate in 1 ({move})", move=Moves(board.san(refutation[0])))
+        if refutation:
+            return Plural("allows mate in {n}, starting with {move}", "allows mate in {n}, starting with {move}", "n",
+                          n=moves, move=Moves(board.san(refutation[0])))
+        return Plural("allows mate in {n}", "allows mate in {n}", "n", n=moves)
     if board.is_stalemate() and verdict.best_score > 0:
-        return f"stalemates the king: a draw where {best_san} kept the win"
+        return Msg("stalemates the king: a draw where {move} kept the win", move=best_san)
     if best_mate is not None and best_mate > 0 and (played_mate is None or played_mate <= 0):
-        return f"misses mate in {best_mate} with {best_san}"
+        return Plural("misses mate in {n} with {move}", "misses mate in {n} with {move}", "n", n=best_mate,
+                      move=best_san)
     return material_reason(position, played, verdict, after)
 
 
@@ -423,7 +482,7 @@ def _legal_prefix(board: chess.Board, moves: Sequence[chess.Move]) -> list[chess
 
 
 def material_reason(position: chess.Board, played: chess.Move, verdict: Verdict,
-                    after: Evaluation) -> str | None:
+                    after: Evaluation) -> Msg | None:
     """What the move loses or the best move wins in material, when that is the point; None when
     the two lines' material does not explain the evaluation's drop."""
     if verdict.best is None:
@@ -466,7 +525,7 @@ def material_reason(position: chess.Board, played: chess.Move, verdict: Verdict,
     return _misses(best, won, costs, mover)
 
 
-def _loses(line: Account, lost: list[Fate], gains: list[Fate], mover: chess.Color, best: Account) -> str:
+def _loses(line: Account, lost: list[Fate], gains: list[Fate], mover: chess.Color, best: Account) -> Msg:
     """`loses the knight on f5 to exf5`, `allows Nc7+, forking the king and the rook on a8`,
     `loses the pawn on d5 (18. Bxf6 Bxf6 19. Qxd5)`, `takes with the bishop, which Qxd4 wins; Rxd4
     takes safely`, `allows a1=Q`."""
@@ -475,37 +534,65 @@ def _loses(line: Account, lost: list[Fate], gains: list[Fate], mover: chess.Colo
     after = line.boards[1]
     if first.colour != mover:                          # the opponent promotes
         if first.ply == 1:
-            return f"allows {line.san(1)}"
+            return Msg("allows {move}", move=Moves(line.san(1)))
         file = chess.FILE_NAMES[chess.square_file(first.move.from_square)]
-        return f"allows the {file}-pawn to promote ({numbered_line(after, line.moves[1:first.ply + 1])})"
+        return Msg("allows the {file}-pawn to promote ({line})", file=file,
+                   line=Moves(numbered_line(after, line.moves[1:first.ply + 1])))
     square = line.square_of(first.ident, 1)
-    kind = chess.piece_name(first.start)
     if first.ply == 1 and first.ident == line.mover_of(0) and line.boards[0].is_capture(line.moves[0]) \
             and best.moves and best.moves[0].to_square == line.moves[0].to_square:
         back = [g for g in gains if g.ply <= 2]
-        back_words = f" for {_material_words(back)}" if back else ""
-        return f"takes with the {kind}, which {line.san(1)} wins{back_words}; {best.san(0)} takes safely"
+        args = dict(piece=INSTRUMENT[first.start], move=Moves(line.san(1)), best=Moves(best.san(0)))
+        if back:
+            return Msg("takes with the {piece}, which {move} wins for {material}; {best} takes safely",
+                       material=_material_words(back), **args)
+        return Msg("takes with the {piece}, which {move} wins; {best} takes safely", **args)
+    pieces: list[Fate] = []
     if first.start == chess.PAWN:                      # pawns only: each named where it stands
-        named = sorted([first] + [f for f in others if f.colour == mover][:2], key=lambda f: f.ply)
-        squares = [chess.square_name(line.square_of(f.ident, 1)) for f in named]
-        name = f"the pawn on {squares[0]}" if len(squares) == 1 else \
-            f"the pawns on {', '.join(squares[:-1])} and {squares[-1]}"
-        extra, said = "", named
+        said = sorted([first] + [f for f in others if f.colour == mover][:2], key=lambda f: f.ply)
     else:                                              # the piece named, other pieces counted
         pieces = [f for f in others if f.start != chess.PAWN and f.colour == mover]
-        name = f"the {kind} on {chess.square_name(square)}"
-        extra, said = (f" and {_material_words(pieces)}" if pieces else ""), [first] + pieces
+        said = [first] + pieces
     last = max(f.ply for f in said)
     back = [g for g in gains if g.ply <= last + 1]      # what comes with the loss, not later events
-    back_words = f" for {_material_words(back)}" if back else ""
     fork = _fork(line, 1, first) or _trap(line, 1, first)
     if fork is not None:
-        return f"allows {line.san(1)}, {fork}"
+        return _win_words(fork, Moves(line.san(1)), "allows")
     change = worth(back, mover) - worth(said, mover)
     shown = _settled(line, mover, max([last] + [g.ply for g in back]), change)
-    if shown == 1:
-        return f"loses {name} to {line.san(1)}{back_words}"
-    return f"loses {name}{extra}{back_words} ({numbered_line(after, line.moves[1:shown + 1])})"
+    ending = ("to", Moves(line.san(1))) if shown == 1 else \
+        ("line", Moves(numbered_line(after, line.moves[1:shown + 1])))
+    args: dict[str, object] = {ending[0] if ending[0] == "line" else "move": ending[1]}
+    if back:
+        args["material"] = _material_words(back)
+    if first.start == chess.PAWN:
+        args["squares"] = listing([chess.square_name(line.square_of(f.ident, 1)) for f in said])
+        template = PAWNS_LOST[ending[0], bool(back)]
+        return Plural(template[0], template[1], "n", n=len(said), **args)
+    args.update(piece=OBJECT[first.start], square=chess.square_name(square))
+    if pieces and ending[0] == "line":
+        args["extra"] = _material_words(pieces)
+    return Msg(PIECE_LOST[ending[0], bool(back), "extra" in args], **args)
+
+
+# "loses ..." by how the loss is shown ("to": the move that takes; "line": the line that brings it
+# about), whether something comes back for it ("for ...") and, for a piece, other pieces lost with it.
+PAWNS_LOST = {
+    ("to", False): NP_("loses the pawn on {squares} to {move}", "loses the pawns on {squares} to {move}"),
+    ("to", True): NP_("loses the pawn on {squares} to {move} for {material}",
+                   "loses the pawns on {squares} to {move} for {material}"),
+    ("line", False): NP_("loses the pawn on {squares} ({line})", "loses the pawns on {squares} ({line})"),
+    ("line", True): NP_("loses the pawn on {squares} for {material} ({line})",
+                     "loses the pawns on {squares} for {material} ({line})"),
+}
+PIECE_LOST = {
+    ("to", False, False): N_("loses the {piece} on {square} to {move}"),
+    ("to", True, False): N_("loses the {piece} on {square} to {move} for {material}"),
+    ("line", False, False): N_("loses the {piece} on {square} ({line})"),
+    ("line", True, False): N_("loses the {piece} on {square} for {material} ({line})"),
+    ("line", False, True): N_("loses the {piece} on {square} and {extra} ({line})"),
+    ("line", True, True): N_("loses the {piece} on {square} and {extra} for {material} ({line})"),
+}
 
 
 def _settled(line: Account, mover: chess.Color, start: int, change: int) -> int:
@@ -525,26 +612,40 @@ def _settled(line: Account, mover: chess.Color, start: int, change: int) -> int:
     return start
 
 
-def _misses(line: Account, gains: list[Fate], costs: list[Fate], mover: chess.Color) -> str:
+def _misses(line: Account, gains: list[Fate], costs: list[Fate], mover: chess.Color) -> Msg:
     """`misses Nxc1, winning a rook`, `misses Bxe6, winning the exchange`, `misses Nc7+, forking
     the king and the rook on a8`, `misses c8=Q, promoting the pawn`, `misses hxg3, winning a pawn
     (23. hxg3 h6 24. Ncxd5)` (the line shown when the win comes after the move)."""
-    best_san = line.san(0)
+    best_san = Moves(line.san(0))
     gains = sorted(gains, key=lambda f: (-abs(f.delta(mover)), f.ply))
     first = gains[0]
     last = max(f.ply for f in gains)
-    shown = f" ({numbered_line(line.boards[0], line.moves[:last + 1])})" if last > 0 else ""
+    shown = Moves(numbered_line(line.boards[0], line.moves[:last + 1])) if last > 0 else None
     if first.colour == mover:                          # the mover promotes
-        if first.ply == 0:
-            return f"misses {best_san}, promoting the pawn"
+        if first.ply == 0 or shown is None:
+            return Msg("misses {move}, promoting the pawn", move=best_san)
         file = chess.FILE_NAMES[chess.square_file(line.square_of(first.ident, 0))]
-        return f"misses {best_san}, promoting the {file}-pawn{shown}"
+        return Msg("misses {move}, promoting the {file}-pawn ({line})", move=best_san, file=file, line=shown)
     fork = _fork(line, 0, first) or _trap(line, 0, first)
     if fork is not None:
-        return f"misses {best_san}, {fork}"
+        return _win_words(fork, best_san, "misses")
     taken = [f.start for f in gains if f.colour != mover]
     given = [f.start for f in costs]
     if taken == [chess.ROOK] and len(given) == 1 and given[0] in (chess.KNIGHT, chess.BISHOP):
-        return f"misses {best_san}, winning the exchange{shown}"
-    what = _piece_words(taken) + (f" for {_piece_words(given)}" if given else "")
-    return f"misses {best_san}, winning {what}{shown}"
+        if shown is None:
+            return Msg("misses {move}, winning the exchange", move=best_san)
+        return Msg("misses {move}, winning the exchange ({line})", move=best_san, line=shown)
+    args: dict[str, object] = {"move": best_san, "material": _piece_words(taken)}
+    if given:
+        args["given"] = _piece_words(given)
+    if shown is not None:
+        args["line"] = shown
+    return Msg(MISSED_WIN[bool(given), shown is not None], **args)
+
+
+MISSED_WIN = {      # "misses ..., winning ..." by whether it gives something up and shows a line
+    (False, False): N_("misses {move}, winning {material}"),
+    (False, True): N_("misses {move}, winning {material} ({line})"),
+    (True, False): N_("misses {move}, winning {material} for {given}"),
+    (True, True): N_("misses {move}, winning {material} for {given} ({line})"),
+}

@@ -9,12 +9,15 @@ import pytest
 
 from engine.fen import STARTING_FEN
 from jitfish.game import Game
+from jitfish.i18n import Speaker
 from jitfish.setup import start_board
 from jitfish.play import Session, engine_board, render, run_game
 
 
-def play(tmp_path, commands: list[str], fen: str = STARTING_FEN, human: chess.Color = chess.WHITE, elo: int = 1000):
-    """Run a game fed `commands`; the printed text and the saved PGN (None if nothing was saved)."""
+def play(tmp_path, commands: list[str], fen: str = STARTING_FEN, human: chess.Color = chess.WHITE, elo: int = 1000,
+         speaker: Speaker | None = None, think_seconds: float = 0.05):
+    """Run a game fed `commands` (said by `speaker`, English by default); the printed text and the
+    saved PGN (None if nothing was saved)."""
     feed = iter(commands)
 
     def read() -> str:
@@ -25,8 +28,8 @@ def play(tmp_path, commands: list[str], fen: str = STARTING_FEN, human: chess.Co
 
     out = io.StringIO()
     path = tmp_path / "game.pgn"
-    status = run_game(fen, human, elo, seed=11, think_seconds=0.05, pgn_path=str(path), read=read, out=out,
-                      colour=False)
+    status = run_game(fen, human, elo, seed=11, think_seconds=think_seconds, pgn_path=str(path), read=read, out=out,
+                      colour=False, speaker=speaker)
     assert status == 0
     game = chess.pgn.read_game(io.StringIO(path.read_text())) if path.exists() else None
     return out.getvalue(), game
@@ -64,7 +67,7 @@ def test_threefold_repetition_is_a_draw_the_person_may_claim():
     written: list[str] = []
     assert not session(game, ["draw"], written).human_turn()
     assert written == ["You may claim a draw by threefold repetition: type draw"]
-    assert game.result == "1/2-1/2" and game.reason == "Draw by threefold repetition (claimed by White)"
+    assert game.result == "1/2-1/2" and str(game.reason) == "Draw by threefold repetition (claimed by White)"
 
 
 def test_the_robot_claims_a_repetition_only_when_not_better():
@@ -78,7 +81,7 @@ def test_the_robot_claims_a_repetition_only_when_not_better():
         session(game, [], written).robot_turn()
         assert game.over == claims
         if claims:
-            assert game.reason == "Draw by threefold repetition (claimed by Black)" and not written
+            assert str(game.reason) == "Draw by threefold repetition (claimed by Black)" and not written
         else:
             assert len(game.plies) == 8 and written[0].startswith("Jitfish plays 4... ")
 
@@ -116,8 +119,11 @@ def test_the_robot_says_when_it_plays_like_people(tmp_path):
     """A level of the human model introduces itself so; a level that weakens the search does not."""
     from search.levels import plays_like
 
+    from jitfish.levels_words import plays_like_words
+
     text, _ = play(tmp_path, ["quit"], elo=1400)
     assert f"Jitfish 1400 {plays_like(1400)}." in text and "lichess" in plays_like(1400)
+    assert str(plays_like_words(1400)) == plays_like(1400) and plays_like_words(2000) is None
     text, _ = play(tmp_path, ["quit"], elo=2000)
     assert "plays like" not in text
 

@@ -36,7 +36,7 @@ def said(fen: str, played: str, before_score: int, best: tuple[str, ...], after_
     after = Evaluation(after_score, 12, line(child, *refutation))
     verdict = first_look(before, move, after)
     assert verdict.judgement is not None
-    text = reason(board, move, verdict, after)
+    text = str(reason(board, move, verdict, after))
     assert faults(board, move, verdict.judgement.symbol, text) == [], text
     return text
 

@@ -117,7 +117,7 @@ def test_the_reason_is_what_a_strong_player_would_say(entry):
     judgement = review.verdict.judgement
     assert judgement is not None and MARKS[judgement.symbol] >= MARKS[entry.mark], \
         f"{entry.played} got {judgement and judgement.symbol}, wanted at least {entry.mark}"
-    reason = review.why
+    reason = str(review.why)
     for text in entry.say:
         assert text in reason, f"{reason!r} lacks {text!r} (strong: {entry.strong})"
     for text in entry.never:

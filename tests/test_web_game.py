@@ -44,12 +44,12 @@ def test_random_colour_and_names():
     colours = {Game(Settings.from_json({"color": "random"}), random.Random(seed)).human for seed in range(20)}
     assert colours == {chess.WHITE, chess.BLACK}
     game = Game(Settings.from_json({"color": "black", "elo": 800}), random.Random(1))
-    assert game.player_name(chess.WHITE) == "Jitfish 800" and game.player_name(chess.BLACK) == "You"
+    assert game.player_name(chess.WHITE) == "Jitfish 800" and str(game.player_name(chess.BLACK)) == "You"
     assert game.is_robot(chess.WHITE) and game.robot_to_move()
-    assert make().player_name(chess.BLACK) == "Black" and make().status() == "White to move"
+    assert str(make().player_name(chess.BLACK)) == "Black" and str(make().status()) == "White to move"
     mated = make()
     play(mated, "f2f3", "e7e5", "g2g4", "d8h4")
-    assert mated.check_square() == "e1" and mated.status() == "Checkmate: Black wins"
+    assert mated.check_square() == "e1" and str(mated.status()) == "Checkmate: Black wins"
     assert level_name(400) == "Beginner" and level_name(1250) == "Club newcomer"
     assert level_name(FULL_STRENGTH_ELO) == "Full strength"
 
@@ -63,10 +63,10 @@ def test_the_settings_choose_the_start():
     # A start number is a Chess960 game with or without the box, and the page's state says so.
     for ticked in (False, True):
         numbered = make(chess960=ticked, position="123")
-        assert numbered.board.chess960 and numbered.to_json(0.0)["chess960"] == "Chess960 (start 123)"
+        assert numbered.board.chess960 and str(numbered.to_json(0.0)["chess960"]) == "Chess960 (start 123)"
         assert '[Variant "Chess960"]' in numbered.to_json(0.0)["pgn"]
     assert make().to_json(0.0)["chess960"] is None
-    assert make(chess960=True, position="4k3/8/8/8/8/8/8/4K3 w - - 0 1").to_json(0.0)["chess960"] == "Chess960"
+    assert str(make(chess960=True, position="4k3/8/8/8/8/8/8/4K3 w - - 0 1").to_json(0.0)["chess960"]) == "Chess960"
     with pytest.raises(GameError, match="neither a FEN nor a move"):
         make(position="not a fen")
     untimed = make(takeback=False)
@@ -117,7 +117,7 @@ def test_the_pages_pgn_names_the_player_and_the_robots_level():
     assert headers["TimeControl"] == "180+2" and headers["Result"] == "0-1"
     assert headers["Termination"] == "time forfeit"
     assert record.end().comment.endswith("White ran out of time: Black wins")
-    assert state["over"] and state["reason"] == "White ran out of time: Black wins" and not state["can_takeback"]
+    assert state["over"] and str(state["reason"]) == "White ran out of time: Black wins" and not state["can_takeback"]
     bronstein = Game(Settings.from_json({"clock": "custom", "clock_spec": {"mode": "bronstein", "periods": [
         {"minutes": 5, "increment": 3}]}}), random.Random(2))
     headers = chess.pgn.read_game(io.StringIO(bronstein.pgn(bronstein.pgn_headers()))).headers

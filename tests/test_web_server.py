@@ -967,3 +967,59 @@ def test_robot_and_adviser_start_again_an_engine_that_died():
             await adviser.close()
 
     asyncio.run(scenario())
+
+
+# ---- languages ----------------------------------------------------------------------------------------
+
+
+def test_the_server_speaks_the_tabs_language_and_notation():
+    """The hello's language and notation say every server text (status, errors, level names); a
+    language message says them all again; an unknown language is English; the catalogue as JSON,
+    the page's first <html lang> from Accept-Language and the rules page in the language asked."""
+    from jitfish.i18n import Moves, Msg, Speaker
+
+    async def scenario():
+        async with running() as (client, _):
+            page = await open_page(client, HUMAN_SETTINGS, lang="kn", figurines=True)
+            kannada = Speaker("kn")
+            config = next(m for m in page.seen if m["type"] == "config")
+            assert config["levels"][0]["name"] == kannada.say(Msg("Beginner")) != "Beginner"
+            assert page.game["status"] == kannada.say(Msg("White to move")) != "White to move"
+            await page.send({"type": "move", "from": "g1", "to": "f3"})
+            await page.until(lambda game: len(game["moves"]) == 1)
+            assert page.game["moves"][0]["san"] == "Nf3"                  # the record stays SAN
+            message = await page.error({"type": "move", "text": "Nf6x"})
+            assert message == kannada.say(Msg("{text} is not a legal move here", text=Moves("Nf6x")))
+            assert message.startswith("♘f6x ") and "ಇ" in message
+            # Another language and letters: everything again, said anew.
+            await page.send({"type": "language", "lang": "ta-IN", "figurines": False})
+            config = await page.expect("config")
+            assert config["levels"][0]["name"] == Speaker("ta").say(Msg("Beginner"))
+            await page.expect("state")
+            assert page.game["status"] == Speaker("ta").say(Msg("Black to move"))
+            message = await page.error({"type": "move", "text": "Nf3x"})
+            assert "Nf3x" in message and "♘" not in message
+            # A language Jitfish does not speak is English, without an error; nonsense is an error.
+            await page.send({"type": "language", "lang": "fr"})
+            await page.expect("config")
+            await page.expect("state")
+            assert page.game["status"] == "Black to move"
+            assert await page.error({"type": "language", "lang": 5}) == "unknown language or notation"
+            await page.ws.close()
+
+            response = await client.get("/i18n/gu.json")
+            data = await response.json()
+            assert response.status == 200 and data["lang"] == "gu" and data["messages"]
+            assert (await client.get("/i18n/xx.json")).status == 404
+            response = await client.get(f"/?token={TOKEN}", headers={"Accept-Language": "hi-IN,hi;q=0.9,en;q=0.5"})
+            index = await response.text()
+            assert '<html lang="hi">' in index
+            from jitfish.i18n import LANGUAGES
+            options = re.findall(r'<option value="(\w+)" lang="\w+" data-figurines="(true|false)">([^<]+)</option>', index)
+            assert [(code, name) for code, _, name in options] == [(l.code, l.name) for l in LANGUAGES.values()]
+            response = await client.get("/rules?lang=ta")
+            assert response.status == 200 and '<html lang="ta"' in await response.text()
+            response = await client.get("/rules", headers={"Accept-Language": "kn"})
+            assert '<html lang="kn"' in await response.text()
+
+    asyncio.run(scenario())

@@ -15,7 +15,8 @@ from typing import Any, Awaitable, Callable
 import chess
 import chess.engine
 
-from jitfish.game import GameError, colour_name
+from jitfish.game import ENDINGS, GameError, colour_name
+from jitfish.i18n import N_, Msg
 from jitfish.review import engine_score, san_line, white_text
 from jitfish.web.board import arrow, check_square, legal_json, material_json, resolve_drag
 from jitfish.web.review import chances
@@ -34,7 +35,7 @@ Emit = Callable[[dict[str, Any]], Awaitable[None]]
 class AnalysisBoard:
     """A position to explore and the line of moves tried from it (`index` of them shown)."""
 
-    def __init__(self, start: chess.Board, origin: str) -> None:
+    def __init__(self, start: chess.Board, origin: Msg) -> None:
         self.start = start
         self.origin = origin                      # what the page says it started from
         self.line: list[chess.Move] = []
@@ -51,9 +52,9 @@ class AnalysisBoard:
         """A move from the page's drag on the position shown; the moves after it are dropped."""
         board = self.board
         if board.is_game_over(claim_draw=False):
-            raise GameError("the game is over in this position: go back a move")
+            raise GameError(Msg("the game is over in this position: go back a move"))
         if self.index >= MAX_LINE:
-            raise GameError(f"an analysis line holds at most {MAX_LINE} moves")
+            raise GameError(Msg("an analysis line holds at most {count} moves", count=MAX_LINE))
         move = resolve_drag(board, origin, target, promotion)
         del self.line[self.index:]
         self.line.append(move)
@@ -61,7 +62,7 @@ class AnalysisBoard:
 
     def go(self, index: Any) -> None:
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= len(self.line):
-            raise GameError("no such move in the analysis line")
+            raise GameError(Msg("no such move in the analysis line"))
         self.index = index
 
     def to_json(self) -> dict[str, Any]:
@@ -80,10 +81,10 @@ class AnalysisBoard:
                 "over": None if over is None else _ending(over)}
 
 
-def _ending(outcome: chess.Outcome) -> str:
+def _ending(outcome: chess.Outcome) -> Msg:
     if outcome.winner is not None:
-        return f"Checkmate: {'White' if outcome.winner == chess.WHITE else 'Black'} wins"
-    return "Draw: " + outcome.termination.name.lower().replace("_", " ")
+        return Msg("Checkmate: White wins") if outcome.winner == chess.WHITE else Msg("Checkmate: Black wins")
+    return Msg(ENDINGS.get(outcome.termination, N_("Draw")))
 
 
 class Analyst:

@@ -11,6 +11,7 @@ from typing import Any
 import chess
 
 from jitfish.game import GameError, landing_square
+from jitfish.i18n import Msg
 from jitfish.review import PIECE_CP
 
 Targets = dict[tuple[int, int], list[chess.Move]]
@@ -45,7 +46,7 @@ def drag_squares(origin: Any, target: Any) -> tuple[chess.Square, chess.Square]:
     try:
         return chess.parse_square(origin), chess.parse_square(target)
     except (ValueError, TypeError):
-        raise GameError("a move needs two squares such as e2 and e4") from None
+        raise GameError(Msg("a move needs two squares such as e2 and e4")) from None
 
 
 def resolve_drag(board: chess.Board, origin: Any, target: Any, promotion: Any = None) -> chess.Move:
@@ -53,14 +54,14 @@ def resolve_drag(board: chess.Board, origin: Any, target: Any, promotion: Any = 
     a, b = drag_squares(origin, target)
     moves = drag_targets(board).get((a, b))
     if not moves:
-        raise GameError(f"{origin}-{target} is not a legal move")
+        raise GameError(Msg("{origin}-{target} is not a legal move", origin=str(origin), target=str(target)))
     if len(moves) == 1 and moves[0].promotion is None:
         return moves[0]
     piece = PROMOTION_PIECES.get(promotion.lower() if isinstance(promotion, str) else "")
     for move in moves:
         if move.promotion == piece:
             return move
-    raise GameError("choose the piece to promote to (q, r, b or n)")
+    raise GameError(Msg("choose the piece to promote to (q, r, b or n)"))
 
 
 def legal_json(board: chess.Board) -> tuple[dict[str, list[str]], list[str]]:

@@ -22,8 +22,23 @@ from jitfish.setup import start_board
 from jitfish.web.board import (PROMOTION_PIECES, Targets, check_square, drag_targets, legal_json, material_json,
                                premove_targets, resolve_drag)
 from jitfish.robot_policy import robot_name
+from jitfish.i18n import N_, Msg
 
 MAX_POSITION_TEXT = 20000          # characters of FEN or PGN accepted for a set-up
+STATUS = {                         # the status line by whose turn it is and the state of the game
+    ("white", "plain"): N_("White to move"),
+    ("white", "check"): N_("White to move (check)"),
+    ("white", "waiting"): N_("White to move (the clocks start with the first move)"),
+    ("black", "plain"): N_("Black to move"),
+    ("black", "check"): N_("Black to move (check)"),
+    ("black", "waiting"): N_("Black to move (the clocks start with the first move)"),
+    ("you", "plain"): N_("Your move"),
+    ("you", "check"): N_("Your move (check)"),
+    ("you", "waiting"): N_("Your move (the clocks start with the first move)"),
+    ("robot", "plain"): N_("{name} is thinking…"),
+    ("robot", "check"): N_("{name} is thinking… (check)"),
+    ("robot", "waiting"): N_("{name} is thinking… (the clocks start with the first move)"),
+}
 
 
 @dataclass(frozen=True)
@@ -47,18 +62,18 @@ class Settings:
     @classmethod
     def from_json(cls, data: Any) -> "Settings":
         if not isinstance(data, dict):
-            raise GameError("the game settings must be an object")
+            raise GameError(Msg("the game settings must be an object"))
         opponent = data.get("opponent", "robot")
         if opponent not in ("robot", "human"):
-            raise GameError("opponent must be robot or human")
+            raise GameError(Msg("opponent must be robot or human"))
         color = data.get("color", "white")
         if color not in ("white", "black", "random"):
-            raise GameError("colour must be white, black or random")
+            raise GameError(Msg("colour must be white, black or random"))
         elo = data.get("elo", 1200)
         if isinstance(elo, str) and elo.strip().isdigit():
             elo = int(elo)
         if isinstance(elo, bool) or not isinstance(elo, int) or not MIN_ELO <= elo <= FULL_STRENGTH_ELO:
-            raise GameError(f"level must be an Elo from {MIN_ELO} to {FULL_STRENGTH_ELO}")
+            raise GameError(Msg("level must be an Elo from {low} to {high}", low=MIN_ELO, high=FULL_STRENGTH_ELO))
         clock_name = data.get("clock", "none")
         try:
             if clock_name == "custom":
@@ -66,18 +81,19 @@ class Settings:
             elif isinstance(clock_name, str) and clock_name in PRESETS:
                 clock = PRESETS[clock_name]
             else:
-                raise GameError(f"unknown clock {str(clock_name)[:40]!r}")
+                raise GameError(Msg("unknown clock {name}", name=repr(str(clock_name)[:40])))
         except ClockError as exc:
-            raise GameError(f"clock: {exc}") from None
+            raise GameError(Msg("clock: {problem}", problem=exc.args[0] if exc.args else str(exc))) from None
         flags = {}
         for name in ("takeback", "pause", "chess960"):
             value = data.get(name, getattr(cls, name))
             if not isinstance(value, bool):
-                raise GameError(f"{name} must be true or false")
+                raise GameError(Msg("{name} must be true or false", name=name))
             flags[name] = value
         position = data.get("position", "")
         if not isinstance(position, str) or len(position) > MAX_POSITION_TEXT:
-            raise GameError(f"the start position must be FEN or PGN text of at most {MAX_POSITION_TEXT} characters")
+            raise GameError(Msg("the start position must be FEN or PGN text of at most {count} characters",
+                                count=MAX_POSITION_TEXT))
         return cls(opponent, color, elo, clock, clock_name, position=position.strip(), **flags)
 
 
@@ -96,11 +112,12 @@ class Game(model.Game):
         super().__init__(start, human, settings.clock, settings.takeback)
         self.premove: tuple[str, str, str] | None = None      # from, to, promotion piece
 
-    def player_name(self, colour: chess.Color) -> str:
+    def player_name(self, colour: chess.Color) -> Msg | str:
+        """The name beside the board: White and Black between people, You and the robot's."""
         if self.human is None:
-            return side_name(colour)
+            return Msg("White") if colour == chess.WHITE else Msg("Black")
         if colour == self.human:
-            return "You"
+            return Msg("You")
         return robot_name(self.settings.elo)
 
     # ---- moves as the page makes them ----
@@ -128,9 +145,9 @@ class Game(model.Game):
         """Queue the person's move for when the robot has moved (one at a time; a new one replaces
         it). A promotion without its piece becomes a queen."""
         if not self.robot_to_move():
-            raise GameError("a pre-move is made while the robot thinks")
+            raise GameError(Msg("a pre-move is made while the robot thinks"))
         if not isinstance(origin, str) or target not in self.premove_targets().get(origin, []):
-            raise GameError("that piece cannot go there, whatever the robot plays")
+            raise GameError(Msg("that piece cannot go there, whatever the robot plays"))
         piece = promotion.lower() if isinstance(promotion, str) and promotion.lower() in PROMOTION_PIECES else "q"
         self.premove = (origin, target, piece)
 
@@ -149,21 +166,17 @@ class Game(model.Game):
     def check_square(self) -> str | None:
         return check_square(self.board)
 
-    def status(self) -> str:
+    def status(self) -> Msg:
+        """The status line: the result, or whose turn it is, with check or the clocks' start."""
         if self.over:
             return self.reason
         turn = self.board.turn
-        if self.human is None:
-            text = f"{side_name(turn)} to move"
-        elif turn == self.human:
-            text = "Your move"
-        else:
-            text = f"{self.player_name(turn)} is thinking…"
-        if self.board.is_check():
-            text += " (check)"
-        elif self.clock is not None and self.clock.running is None:
-            text += " (the clocks start with the first move)"
-        return text
+        who = "white" if turn == chess.WHITE else "black"
+        if self.human is not None:
+            who = "you" if turn == self.human else "robot"
+        state = "check" if self.board.is_check() else \
+            "waiting" if self.clock is not None and self.clock.running is None else "plain"
+        return Msg(STATUS[who, state], name=robot_name(self.settings.elo))
 
     def history(self) -> tuple[list[str], list[str | None], list[dict[str, Any]]]:
         """The FEN after each ply, the start first, the square of a king in check and the material
@@ -219,13 +232,13 @@ class Game(model.Game):
         if not self.root.chess960:
             return None
         number = self.root.chess960_pos()
-        return "Chess960" if number is None else f"Chess960 (start {number})"
+        return Msg("Chess960") if number is None else Msg("Chess960 (start {number})", number=number)
 
     def pgn_headers(self) -> dict[str, str]:
         """The page's PGN tags: event, site, the players and the robot's level."""
         headers = {"Event": "Casual game", "Site": "Jitfish web"}
         for colour in (chess.WHITE, chess.BLACK):
-            headers[side_name(colour)] = "Player" if colour == self.human else self.player_name(colour)
+            headers[side_name(colour)] = "Player" if colour == self.human else str(self.player_name(colour))
         if self.human is not None:
             headers[f"{side_name(not self.human)}Elo"] = str(self.settings.elo)
         return headers

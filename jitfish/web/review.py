@@ -15,6 +15,7 @@ import chess
 import chess.pgn
 
 from jitfish.game import colour_name
+from jitfish.i18n import Moves, Msg
 from jitfish.reasons import cause, evaluation_drop, reason
 from jitfish.review import (JUDGEMENTS, MISTAKE_CP, Evaluation, SideSummary, Verdict, first_look, game_accuracy, judge,
                             loss_between, move_accuracy, needs_second_look, parent_score, rules_evaluation, san_line,
@@ -70,7 +71,7 @@ class GameReview:
 
     def review_of(self, ply: Any) -> MoveReview:
         if isinstance(ply, bool) or not isinstance(ply, int) or not 1 <= ply <= len(self.reviews):
-            raise ValueError(f"there is no move {str(ply)[:10]} in the review")
+            raise ValueError(Msg("there is no move {ply} in the review", ply=str(ply)[:10]))
         return self.reviews[ply - 1]
 
     def summaries(self) -> dict[chess.Color, SideSummary]:
@@ -147,9 +148,9 @@ def chances(score: int, turn: chess.Color) -> float:
     return round(win_percent(white_cp(score, turn)) / 50 - 1, 4)
 
 
-def _eval_text(score: int, board: chess.Board) -> str:
+def _eval_text(score: int, board: chess.Board) -> Msg | str:
     if board.is_checkmate():
-        return "checkmate"
+        return Msg("checkmate")
     return white_text(score, board.turn)
 
 
@@ -187,24 +188,27 @@ async def review_game(root: chess.Board, moves: list[chess.Move], evaluate: Eval
 class Attempt:
     """A move tried in "learn from your mistakes": accepted or not, and what to tell the player."""
     accepted: bool
-    message: str
+    message: Msg
 
 
 async def judge_attempt(review: MoveReview, move: chess.Move, evaluate: Evaluate) -> Attempt:
     """Whether `move`, tried instead of the game's, is good: the engine's best, or a move the
     review would not mark (it loses less than INACCURACY_CP against the best)."""
     board = review.before
-    san = board.san(move)
+    san = Moves(board.san(move))
     if move == review.move:
-        return Attempt(False, f"{san} is the move of the game: {review.why or 'look for a better one'}.")
+        if review.why:
+            return Attempt(False, Msg("{move} is the move of the game: {reason}.", move=san, reason=review.why))
+        return Attempt(False, Msg("{move} is the move of the game: look for a better one.", move=san))
     if move == review.verdict.best:
-        return Attempt(True, f"{san} is the engine's best move.")
+        return Attempt(True, Msg("{move} is the engine's best move.", move=san))
     child = board.copy()
     child.push(move)
     after = rules_evaluation(child, True) or await evaluate(child)
     tried = parent_score(after.score)
     loss = loss_between(review.verdict.best_score, tried)
     if judge(loss) is None:
-        return Attempt(True, f"{san} is good too (the engine's best was {board.san(review.verdict.best)}).")
+        return Attempt(True, Msg("{move} is good too (the engine's best was {best}).", move=san,
+                                 best=Moves(board.san(review.verdict.best))))
     verdict = Verdict(loss, judge(loss), review.verdict.best_score, tried, review.verdict.line)
-    return Attempt(False, f"{san} is not better: {reason(board, move, verdict, after)}.")
+    return Attempt(False, Msg("{move} is not better: {reason}.", move=san, reason=reason(board, move, verdict, after)))

@@ -23,6 +23,7 @@ from eval.shipped import review_network
 from search.levels import FULL_STRENGTH_ELO, MIN_ELO
 
 from jitfish.clock import Clock, engine_limit
+from jitfish.i18n import N_
 from jitfish.review import Evaluation, engine_score
 from jitfish.robot_policy import (HINT_SECONDS, JUDGE_SECONDS, Suggestion, accepts_draw, claims_draw, clip_score,
                                   score_for)
@@ -43,10 +44,11 @@ QUICK_ANSWER = "a quick move"  # the `info string` of a quick search (jitfish/uc
 QUICK_RETRY_SECONDS = 0.5
 
 # The page's level list: Elo and a name. Any Elo from MIN_ELO to FULL_STRENGTH_ELO is accepted.
-LEVEL_CHOICES = [
-    (MIN_ELO, "Beginner"), (600, "Novice"), (800, "Casual player"), (1000, "Improver"),
-    (1200, "Club newcomer"), (1400, "Club player"), (1600, "Strong club player"), (1800, "Expert"),
-    (2000, "Candidate master"), (2200, "Master"), (2300, "International master"), (FULL_STRENGTH_ELO, "Full strength"),
+LEVEL_CHOICES = [                 # the names are said in the reader's language (N_: extracted)
+    (MIN_ELO, N_("Beginner")), (600, N_("Novice")), (800, N_("Casual player")), (1000, N_("Improver")),
+    (1200, N_("Club newcomer")), (1400, N_("Club player")), (1600, N_("Strong club player")), (1800, N_("Expert")),
+    (2000, N_("Candidate master")), (2200, N_("Master")), (2300, N_("International master")),
+    (FULL_STRENGTH_ELO, N_("Full strength")),
 ]
 
 

@@ -14,6 +14,7 @@ import hmac
 import ipaddress
 import json
 import logging
+import mimetypes
 import os
 import secrets
 import signal
@@ -25,17 +26,24 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from search.levels import FULL_STRENGTH_ELO, MIN_ELO, plays_like
+from search.levels import FULL_STRENGTH_ELO, MIN_ELO
 
 from jitfish.clock import PRESET_LABELS
 from jitfish.game import GameError
+from jitfish.i18n import LANGUAGES, Msg, Speaker, accept_language, catalog_json, match
+from jitfish.levels_words import plays_like_words
 from jitfish.web.game import Settings
 from jitfish.web.robot import LEVEL_CHOICES, Adviser
 from jitfish.web.session import Session
 
 log = logging.getLogger(__name__)
+mimetypes.add_type("font/woff2", ".woff2")      # the web fonts (static/fonts/), not application/octet-stream
 
 STATIC = Path(__file__).resolve().parent / "static"
+# The page's language picker: every language Jitfish speaks, named in itself, with its default notation.
+LANGUAGE_SLOT = "<!-- the server lists jitfish/i18n.py's LANGUAGES here -->"
+LANGUAGE_OPTIONS = "".join(f'<option value="{lang.code}" lang="{lang.code}" data-figurines="{str(lang.figurines).lower()}">'
+                           f"{lang.name}</option>" for lang in LANGUAGES.values())
 DEFAULT_PORT = 8960
 MAX_MESSAGE = 64 * 1024          # a request larger than this is refused (a PGN set-up fits easily)
 MAX_FRAME = 1024 * 1024          # aiohttp closes the socket above this (code 1009)
@@ -97,7 +105,29 @@ class WebServer:
             return web.Response(status=403, content_type="text/html", headers=SECURITY_HEADERS,
                                 text="<!doctype html><title>Jitfish</title><p>Open the address that "
                                      "<code>jitfish web</code> printed: it carries this run's key.</p>")
-        return web.FileResponse(STATIC / "index.html", headers=SECURITY_HEADERS)
+        # The page's first language, until it chooses (the stored choice, navigator.languages):
+        # the browser's Accept-Language.
+        page = (STATIC / "index.html").read_text(encoding="utf-8").replace(LANGUAGE_SLOT, LANGUAGE_OPTIONS, 1).replace('<html lang="en">', f'<html lang="{accept_language(request.headers.get("Accept-Language"))}">', 1)
+        return web.Response(text=page, content_type="text/html", headers=SECURITY_HEADERS)
+
+    async def catalogue(self, request: web.Request) -> web.StreamResponse:
+        """A language's messages for the page, as JSON made from its gettext catalogue."""
+        if not self._host_ok(request):
+            return web.Response(status=403, text="Forbidden: unknown host name.\n")
+        code = request.match_info["code"]
+        if code not in LANGUAGES:
+            return web.Response(status=404, text="No such language.\n")
+        return web.json_response(catalog_json(code), headers={"Cache-Control": "no-cache",
+                                                              "X-Content-Type-Options": "nosniff"})
+
+    async def rules(self, request: web.Request) -> web.StreamResponse:
+        """How to play, in the language asked for (`?lang=`), else the browser's."""
+        from jitfish.web.rules import rules_page
+
+        if not self._host_ok(request):
+            return web.Response(status=403, text="Forbidden: unknown host name.\n")
+        code = match(request.query.get("lang", "")) or accept_language(request.headers.get("Accept-Language"))
+        return web.Response(text=rules_page(code), content_type="text/html", headers=SECURITY_HEADERS)
 
     async def socket(self, request: web.Request) -> web.StreamResponse:
         if not (self._host_ok(request) and self._origin_ok(request) and self._token_ok(request)):
@@ -106,10 +136,12 @@ class WebServer:
         await ws.prepare(request)
         self.sockets.add(ws)
         session: Session | None = None
+        # The tab's language and notation: every message is said in them as it is sent.
+        speaker = [Speaker(accept_language(request.headers.get("Accept-Language")))]
 
         async def send(message: dict[str, Any]) -> None:
             if not ws.closed:
-                await ws.send_str(json.dumps(message))
+                await ws.send_str(json.dumps(speaker[0].render(message)))
 
         try:
             async for frame in ws:
@@ -117,8 +149,13 @@ class WebServer:
                     data = self._decode(frame.data)
                     if isinstance(data, str):
                         await send({"type": "error", "message": data})
+                    elif data["type"] in ("hello", "language") and not self._speak(speaker, data):
+                        await send({"type": "error", "message": Msg("unknown language or notation")})
                     elif session is None:
                         session = await self._hello(data, send)
+                    elif data["type"] == "language":
+                        await send(self.config())
+                        await session.speak_again()
                     else:
                         await self._dispatch(session, data, send)
                 elif frame.type == WSMsgType.BINARY:
@@ -130,6 +167,16 @@ class WebServer:
             if session is not None:
                 session.detach(send)
         return ws
+
+    @staticmethod
+    def _speak(speaker: list[Speaker], data: dict[str, Any]) -> bool:
+        """Take the tab's language (`lang`) and notation (`figurines`) from a hello or a language
+        message; False when they are not readable. A language we do not speak is English."""
+        lang, figurines = data.get("lang", speaker[0].code), data.get("figurines")
+        if not isinstance(lang, str) or not (figurines is None or isinstance(figurines, bool)):
+            return False
+        speaker[0] = Speaker(match(lang) or "en", figurines)
+        return True
 
     @staticmethod
     def _decode(text: str) -> dict[str, Any] | str:
@@ -154,10 +201,10 @@ class WebServer:
         try:
             await session.handle(data)
         except GameError as exc:
-            await send({"type": "error", "message": str(exc)})
+            await send({"type": "error", "message": exc.args[0] if exc.args else str(exc)})
         except Exception:
             log.exception("request %r failed", data.get("type"))
-            await send({"type": "error", "message": "internal error (see the server's log); nothing changed"})
+            await send({"type": "error", "message": Msg("internal error (see the server's log); nothing changed")})
 
     async def _hello(self, data: dict[str, Any], send) -> Session | None:
         """Attach the socket to the tab's session, to a game left by a closed tab, or to a new one."""
@@ -174,9 +221,9 @@ class WebServer:
                 # Not an error in the hello: the page keeps its stored settings, fills its menus
                 # and says what happened; its next hello (a retry) may find room.
                 await send(self.config())
-                await send({"type": "full", "message": f"Jitfish keeps at most {MAX_SESSIONS} games open, and "
-                                                       f"{MAX_SESSIONS} tabs are showing theirs. Close a Jitfish tab "
-                                                       "you no longer need: this one starts as soon as there is room."})
+                await send({"type": "full", "message": Msg(
+                    "Jitfish keeps at most {count} games open, and {count} tabs are showing theirs. Close a "
+                    "Jitfish tab you no longer need: this one starts as soon as there is room.", count=MAX_SESSIONS)})
                 return None
             try:
                 session = Session(self.adviser, settings)
@@ -225,9 +272,10 @@ class WebServer:
     @staticmethod
     def config() -> dict[str, Any]:
         return {"type": "config",
-                "levels": [{"elo": elo, "name": name, "style": plays_like(elo) or ""} for elo, name in LEVEL_CHOICES],
+                "levels": [{"elo": elo, "name": Msg(name), "style": plays_like_words(elo) or ""}
+                           for elo, name in LEVEL_CHOICES],
                 "min_elo": MIN_ELO, "max_elo": FULL_STRENGTH_ELO,
-                "presets": [{"name": name, "label": label} for name, label in PRESET_LABELS.items()]}
+                "presets": [{"name": name, "label": Msg(label)} for name, label in PRESET_LABELS.items()]}
 
     async def _sweep(self) -> None:
         """Close games nobody has looked at for a long time (their robots are processes)."""
@@ -249,6 +297,8 @@ class WebServer:
         app = web.Application(client_max_size=MAX_MESSAGE)
         app.router.add_get("/", self.index)
         app.router.add_get("/ws", self.socket)
+        app.router.add_get("/i18n/{code}.json", self.catalogue)
+        app.router.add_get("/rules", self.rules)
         app.router.add_static("/static/", STATIC, follow_symlinks=False)
         app.on_response_prepare.append(self._revalidate)
         app.on_startup.append(self._startup)

@@ -19,6 +19,7 @@ from typing import Any, Awaitable, Callable
 import chess
 
 from jitfish.game import COLOURS, GameError
+from jitfish.i18n import Moves, Msg
 from jitfish.robot_policy import human_pause
 from jitfish.setup import start_board
 from jitfish.web.analysis import AnalysisBoard, Analyst
@@ -81,6 +82,14 @@ class Session:
             done, total = self.review_progress
             await self.emit({"type": "review_progress", "done": done, "total": total})
 
+    async def speak_again(self) -> None:
+        """Everything the page shows from the server once more: the reader changed the language or
+        the notation (the socket says each message in them as it sends it)."""
+        await self.push_state()
+        await self.greet()
+        if self.analysis is not None:
+            await self.emit({"type": "analysis", "board": self.analysis.to_json(), "engine": self.analyst is not None})
+
     @property
     def attached(self) -> bool:
         return self.send is not None
@@ -112,7 +121,7 @@ class Session:
         kind = message.get("type")
         handler = self.HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise GameError(f"unknown request {str(kind)[:40]!r}")
+            raise GameError(Msg("unknown request {name}", name=repr(str(kind)[:40])))
         await handler(self, message)
 
     async def _new_game(self, message: dict[str, Any]) -> None:
@@ -137,16 +146,16 @@ class Session:
         try:
             await self.robot.set_level(elo)
         except RobotError as exc:
-            self.problem = f"The robot could not start: {exc}"
+            self.problem = Msg("The robot could not start: {problem}", problem=str(exc))
             await self.push_state()
 
     async def _move(self, message: dict[str, Any]) -> None:
         game = self.game
         if game.over:
-            raise GameError("the game is over: start a new one")
+            raise GameError(Msg("the game is over: start a new one"))
         if game.is_robot(game.board.turn):
             if "text" in message:
-                raise GameError("wait for the robot's move")
+                raise GameError(Msg("wait for the robot's move"))
             # The page had not heard yet that the person's last move was taken (a quick second
             # move): what they meant is a pre-move.
             game.set_premove(message.get("from"), message.get("to"), message.get("promotion"))
@@ -163,7 +172,7 @@ class Session:
         now = self.now()
         if game.check_flag(now):
             await self._changed()
-            raise GameError("too late: your time ran out")
+            raise GameError(Msg("too late: your time ran out"))
         game.play(move, now)
         await self._changed()
 
@@ -209,25 +218,26 @@ class Session:
         game.answer_draw(not game.human, accept, self.now())
         if accept:
             self._stop_robot()
-        await self.emit({"type": "notice", "message": "Jitfish accepts the draw" if accept else "Jitfish declines the draw"})
+        await self.emit({"type": "notice", "message": Msg("Jitfish accepts the draw") if accept
+                         else Msg("Jitfish declines the draw")})
         await self._changed()
 
     async def _answer_draw(self, message: dict[str, Any]) -> None:
         game = self.game
         if game.human is not None:
-            raise GameError("the robot answers draw offers itself")
+            raise GameError(Msg("the robot answers draw offers itself"))
         accept = message.get("accept")
         if not isinstance(accept, bool):
-            raise GameError("answer a draw offer with accept true or false")
+            raise GameError(Msg("answer a draw offer with accept true or false"))
         if game.draw_offer is None:
-            raise GameError("there is no draw offer to answer")
+            raise GameError(Msg("there is no draw offer to answer"))
         game.answer_draw(not game.draw_offer, accept, self.now())
         await self._changed()
 
     async def _claim_draw(self, message: dict[str, Any]) -> None:
         game = self.game
         if game.is_robot(game.board.turn):
-            raise GameError("claim a draw on your own move")
+            raise GameError(Msg("claim a draw on your own move"))
         game.claim_draw(self.now())
         await self._changed()
 
@@ -244,9 +254,9 @@ class Session:
     async def _hint(self, message: dict[str, Any]) -> None:
         game = self.game
         if game.over:
-            raise GameError("the game is over")
+            raise GameError(Msg("the game is over"))
         if game.is_robot(game.board.turn):
-            raise GameError("a hint is for your own move")
+            raise GameError(Msg("a hint is for your own move"))
         self._spawn(self._give_hint(game, game.board.copy()))
 
     async def _give_hint(self, game: Game, board: chess.Board) -> None:
@@ -254,7 +264,7 @@ class Session:
         try:
             suggestion = await self.adviser.hint(board)
         except RobotError as exc:
-            await self.emit({"type": "error", "message": f"No hint: {exc}"})
+            await self.emit({"type": "error", "message": Msg("No hint: {problem}", problem=str(exc))})
             return
         if game is not self.game or game.board.fen() != board.fen():
             return                                   # the position changed meanwhile
@@ -283,7 +293,7 @@ class Session:
         try:
             move = game.resolve(origin, target, promotion if promotion else "q")
         except GameError:
-            await self.emit({"type": "notice", "message": "Pre-move cancelled: not legal after that move"})
+            await self.emit({"type": "notice", "message": Msg("Pre-move cancelled: not legal after that move")})
             await self.push_state()
             return
         await self._play_persons_move(game, move)
@@ -294,9 +304,9 @@ class Session:
         """Review the game as it stands (its moves so far), on the shared adviser."""
         game = self.game
         if not game.plies:
-            raise GameError("there is no move to review yet")
+            raise GameError(Msg("there is no move to review yet"))
         if self.review_task is not None:
-            raise GameError("the review is under way")
+            raise GameError(Msg("the review is under way"))
         moves = [ply.move for ply in game.plies]
         if self.review is not None and self.review.moves == moves and self.review_message is not None:
             await self.emit(self.review_message)          # already reviewed as it stands
@@ -317,11 +327,13 @@ class Session:
             review = await review_game(game.root, moves, evaluate, progress, REVIEW_NODES)
         except RobotError as exc:
             if game is self.game:
-                await self.emit({"type": "review_stopped", "message": f"The review stopped: {exc}"})
+                await self.emit({"type": "review_stopped", "message": Msg("The review stopped: {problem}",
+                                                                          problem=str(exc))})
             return
         except Exception:
             log.exception("the review failed")
-            await self.emit({"type": "review_stopped", "message": "The review stopped after an internal error."})
+            await self.emit({"type": "review_stopped",
+                             "message": Msg("The review stopped after an internal error.")})
             return
         finally:
             if asyncio.current_task() is self.review_task:
@@ -343,23 +355,23 @@ class Session:
 
     async def _review_cancel(self, message: dict[str, Any]) -> None:
         if not self._cancel_review():
-            raise GameError("no review is under way")
-        await self.emit({"type": "review_stopped", "message": "Review cancelled"})
+            raise GameError(Msg("no review is under way"))
+        await self.emit({"type": "review_stopped", "message": Msg("Review cancelled"), "cancelled": True})
 
     async def _learn_try(self, message: dict[str, Any]) -> None:
         """A move tried instead of a mistake of the game: judged by the adviser (in a task of its
         own, so that the page's other requests are not held up)."""
         if self.review is None:
-            raise GameError("review the game first")
+            raise GameError(Msg("review the game first"))
         try:
             review = self.review.review_of(message.get("ply"))
         except ValueError as exc:
-            raise GameError(str(exc)) from None
+            raise GameError(exc.args[0] if exc.args else str(exc)) from None
         if not review.exercise:
-            raise GameError("that move was not a mistake")
+            raise GameError(Msg("that move was not a mistake"))
         move = resolve_drag(review.before, message.get("from"), message.get("to"), message.get("promotion"))
         if self.attempt_pending:
-            raise GameError("wait for the answer to your last try")
+            raise GameError(Msg("wait for the answer to your last try"))
         self.attempt_pending = True
         self._spawn(self._judge_attempt(self.review, review, move))
 
@@ -367,7 +379,7 @@ class Session:
         try:
             attempt = await judge_attempt(review, move, lambda board: self.adviser.evaluate(board, REVIEW_NODES))
         except RobotError as exc:
-            await self.emit({"type": "error", "message": f"No judgement: {exc}"})
+            await self.emit({"type": "error", "message": Msg("No judgement: {problem}", problem=str(exc))})
             return
         finally:
             self.attempt_pending = False
@@ -389,26 +401,27 @@ class Session:
         game = self.game
         ply = message.get("ply", len(game.plies))
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(game.plies):
-            raise GameError("no such position in the game")
+            raise GameError(Msg("no such position in the game"))
         board = game.root.copy()
         for record in game.plies[:ply]:
             board.push(record.move)
-        side = "White" if board.turn == chess.WHITE else "Black"
-        self.analysis = AnalysisBoard(board, f"the game, move {board.fullmove_number}, {side} to move")
+        self.analysis = AnalysisBoard(board, Msg("the game, move {number}, White to move", number=board.fullmove_number)
+                                      if board.turn == chess.WHITE else
+                                      Msg("the game, move {number}, Black to move", number=board.fullmove_number))
         await self._analysis_changed()
 
     async def _analysis_position(self, message: dict[str, Any]) -> None:
         """Open the analysis board at a pasted FEN or PGN (a PGN's last position)."""
         text = message.get("position")
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_POSITION_TEXT:
-            raise GameError(f"paste a FEN or a PGN of at most {MAX_POSITION_TEXT} characters")
+            raise GameError(Msg("paste a FEN or a PGN of at most {count} characters", count=MAX_POSITION_TEXT))
         board = start_board(text, self.game.settings.chess960, self.rng)
-        self.analysis = AnalysisBoard(board, "a pasted position")
+        self.analysis = AnalysisBoard(board, Msg("a pasted position"))
         await self._analysis_changed()
 
     def _explored(self) -> AnalysisBoard:
         if self.analysis is None:
-            raise GameError("open the analysis board first")
+            raise GameError(Msg("open the analysis board first"))
         return self.analysis
 
     async def _analysis_move(self, message: dict[str, Any]) -> None:
@@ -423,7 +436,7 @@ class Session:
         """Switch the analysis engine on (a process of this tab's) or off (the process ends)."""
         on = message.get("on")
         if not isinstance(on, bool):
-            raise GameError("switch the engine with on true or false")
+            raise GameError(Msg("switch the engine with on true or false"))
         if on:
             self._explored()
             if self.analyst is None:
@@ -447,7 +460,8 @@ class Session:
         except RobotError as exc:
             if analyst is self.analyst:
                 await self._close_analyst()
-                await self.emit({"type": "error", "message": f"The analysis engine could not start: {exc}"})
+                await self.emit({"type": "error", "message": Msg("The analysis engine could not start: {problem}",
+                                                                 problem=str(exc))})
                 await self.emit({"type": "analysis", "board": self.analysis.to_json() if self.analysis else None,
                                  "engine": False})
 
@@ -500,12 +514,12 @@ class Session:
             raise
         except RobotError as exc:
             if game is self.game:
-                self.problem = f"The robot stopped: {exc}. Start a new game to try again."
+                self.problem = Msg("The robot stopped: {problem}. Start a new game to try again.", problem=str(exc))
                 log.warning("robot: %s", exc)
         except Exception:
             log.exception("the robot's turn failed")
             if game is self.game:
-                self.problem = "The robot stopped after an internal error. Start a new game to try again."
+                self.problem = Msg("The robot stopped after an internal error. Start a new game to try again.")
         finally:
             if asyncio.current_task() is self.robot_task:
                 self.robot_task = None
@@ -541,7 +555,7 @@ class Session:
         if move is not None:
             game.play(move, now)
         elif queued is not None and not game.over:
-            self._spawn(self.emit({"type": "notice", "message": "Pre-move cancelled: not legal after that move"}))
+            self._spawn(self.emit({"type": "notice", "message": Msg("Pre-move cancelled: not legal after that move")}))
 
     async def _robot_claims(self, board: chess.Board) -> bool:
         try:

@@ -281,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
                 if move.verdict.judgement is not None:
                     records.append(Record(f"{game.index} ({game.elos})", move.ply, move.before.fen(),
                                           move.move.uci(), move.verdict.judgement.symbol,
-                                          move.verdict.best.uci(), move.why or ""))
+                                          move.verdict.best.uci(), str(move.why) if move.why else ""))
             print(f"game {game.index}: {len(review.reviews)} plies in {time.monotonic() - began:.1f} s",
                   file=sys.stderr, flush=True)
         seconds = time.monotonic() - started

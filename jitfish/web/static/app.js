@@ -2,7 +2,10 @@
 // rules, and runs the engine's reviews and analyses), the side panel, the clocks' display, the
 // settings form and the dialogs. The board shows one of three things: the game (the default, with
 // the review's marks once there is one), an exercise of "learn from your mistakes", or the
-// analysis board. The board widget is board.js, the engine's panels panels.js, the sounds sound.js.
+// analysis board. The board widget is board.js, the engine's panels panels.js, the sounds sound.js,
+// the reader's language i18n.js: every text made here is a whole message said through t(), tn() or
+// tp() when it is shown (so that it follows a change of language); texts the server made come in
+// the reader's language already and are shown as they come.
 "use strict";
 
 (() => {
@@ -32,6 +35,9 @@
   const tab = storage(window.sessionStorage, "jitfish.");
 
   const prefs = Object.assign({sound: true, theme: "brown", autoFlip: false}, saved.get("prefs", {}));
+  // The notation: the reader's choice once made, else the language's default.
+  if (prefs.notation !== "letters" && prefs.notation !== "figurines") delete prefs.notation;
+  I18n.setNotation(prefs.notation || null);
   const sounds = new Sounds();
   sounds.setEnabled(prefs.sound);
   const board = new ChessBoard($("board"), boardMove, cancelPremove);
@@ -43,7 +49,7 @@
   let flipped = tab.get("flipped", false);
   let clockBase = null;         // {white, black, running, delay, at}
   let lowWarned = {white: false, black: false};
-  let statusNote = null;        // {text, kind, until}
+  let statusNote = null;        // {text, kind, until}; text a string (the server's) or a function (ours)
   let socket = null;
   let retries = 0;
   let superseded = false;
@@ -62,6 +68,7 @@
   let typedSent = null;         // the typed move sent last (the box is emptied once it is played)
   let setupOpen = null;         // the new-game form opened (true) or closed (false) by hand
   let fullTimer = null;         // retrying a hello the server had no room for
+  let lastConfig = null;        // the server's last configuration (levels, clock presets)
 
   // ---- the connection ----
 
@@ -85,8 +92,8 @@
       engineOn = false;
       engineInfo = null;
       if (superseded) return;
-      note(retries < 4 ? "Connection lost: reconnecting…"
-                       : "No answer from the server: is `jitfish web` still running? (After a restart, open the new address it prints.)",
+      note(retries < 4 ? () => t("Connection lost: reconnecting…")
+                       : () => t("No answer from the server: is `jitfish web` still running? (After a restart, open the new address it prints.)"),
            "offline", Infinity);
       render();
       const wait = Math.min(5000, 250 * 2 ** retries);
@@ -101,7 +108,7 @@
   function hello(settings) {
     const session = tab.get("session", null);
     send({type: "hello", session: typeof session === "string" ? session : null, resume: recentSessions(),
-          settings});
+          settings, lang: I18n.lang, figurines: I18n.figurines});
     helloSettings = settings;
   }
 
@@ -115,7 +122,7 @@
     if (socket && socket.readyState === WebSocket.OPEN) {
       socket.send(JSON.stringify(message));
     } else {
-      note("Not connected: reconnecting…", "error");
+      note(() => t("Not connected: reconnecting…"), "error");
       render();
     }
   }
@@ -128,7 +135,7 @@
         if (!welcomed && helloSettings !== null) {
           saved.set("settings", null);
           hello(null);
-          note("The saved new-game settings could not be used and were reset.", "error", 10000);
+          note(() => t("The saved new-game settings could not be used and were reset."), "error", 10000);
           break;
         }
         hintPending = false;
@@ -142,7 +149,7 @@
           board.showArrow(message.from, message.to);
           hintShown = true;
         }
-        note(`Hint: ${message.san}`, "notice", 8000);
+        note(() => t("Hint: {move}", {move: I18n.moves(message.san)}), "notice", 8000);
         renderActions();
         renderStatus();
         break;
@@ -159,7 +166,7 @@
         break;
       case "review_stopped":
         reviewProgress = null;
-        note(message.message, message.message === "Review cancelled" ? "notice" : "error");
+        note(message.message, message.cancelled ? "notice" : "error");
         render();
         break;
       case "learn_result": learnResult(message); break;
@@ -262,6 +269,7 @@
       showGameOver();
     }
     if (newGame && $("game-over").open) $("game-over").close();
+    else if (game.over && $("game-over").open) fillGameOver();      // said again in another language
   }
 
   // A new game started from the bottom of a phone's page: the board comes into view, so that the
@@ -421,19 +429,22 @@
     for (const letter of pieces) {
       const img = document.createElement("img");
       img.src = pieceUrl(letter);
-      img.alt = letter.toLowerCase();
+      img.alt = letter.toLowerCase();           // the piece's letter, which the tests look for ...
+      img.setAttribute("aria-label", pieceName(letter));    // ... and its name, which a screen reader says
       el.appendChild(img);
     }
     const lead = material ? (colour === "white" ? material.balance : -material.balance) : 0;
     if (lead > 0) el.append(`+${lead}`);
-    el.title = lead > 0 ? `${colour === "white" ? "White" : "Black"} is up ${lead} point${lead === 1 ? "" : "s"}` : "";
+    if (lead <= 0) el.title = "";
+    else if (colour === "white") el.title = tn("White is up {n} point", "White is up {n} points", lead, {n: lead});
+    else el.title = tn("Black is up {n} point", "Black is up {n} points", lead, {n: lead});
   }
 
   let renderedMoves = "";
   function renderMoves() {
     const box = $("moves");
     const reviewed = reviewedPlies();
-    const key = `${gameId}|${game.moves.map((m) => m.san).join(" ")}|${game.result}|${reviewed}`;
+    const key = `${gameId}|${game.moves.map((m) => m.san).join(" ")}|${game.result}|${reviewed}|${I18n.lang}|${I18n.figurines}`;
     if (key !== renderedMoves) {
       renderedMoves = key;
       box.textContent = "";
@@ -451,7 +462,7 @@
       if (black && game.moves.length) { add("num", `${number}.`); add("move placeholder", "…"); }
       game.moves.forEach((move, index) => {
         if (!black) add("num", `${number}.`);
-        const el = add("move", move.san, index + 1);
+        const el = add("move", I18n.moves(move.san), index + 1);   // SAN, or figurines where the reader asks
         const judged = index < reviewed ? review.plies[index] : null;
         if (judged && judged.mark) {
           el.classList.add(judged.mark);
@@ -459,7 +470,7 @@
           glyph.className = "glyph";
           glyph.textContent = judged.symbol;
           el.appendChild(glyph);
-          el.title = `${judged.mark[0].toUpperCase()}${judged.mark.slice(1)}: ${judged.reason}`;
+          el.title = markTitle(judged.mark, judged.reason);
         }
         if (black) number += 1;
         black = !black;
@@ -482,6 +493,13 @@
     }
   }
 
+  // A marked move's tooltip: "Blunder: allows mate in 1 (Qxf7#)".
+  function markTitle(mark, reason) {
+    if (mark === "inaccuracy") return t("Inaccuracy: {reason}", {reason});
+    if (mark === "mistake") return t("Mistake: {reason}", {reason});
+    return t("Blunder: {reason}", {reason});
+  }
+
   function renderActions() {
     const open = socket && socket.readyState === WebSocket.OPEN;
     const playing = open && !game.over;
@@ -495,11 +513,11 @@
     $("offer-draw").disabled = !playing || game.draw_offer !== null;
     $("resign").disabled = !playing;
     $("claim-draw").hidden = !(canMove && game.claimable);
-    $("claim-draw").textContent = game.claimable === "fifty" ? "Claim draw (50 moves)" : "Claim draw (repetition)";
+    $("claim-draw").textContent = game.claimable === "fifty" ? t("Claim draw (50 moves)") : t("Claim draw (repetition)");
     $("move-input").disabled = mode !== "game";        // never while the robot thinks: it would lose the focus
     $("hint").disabled = $("hint").disabled || mode !== "game";
     $("review").disabled = !open || game.moves.length === 0 || reviewProgress !== null;
-    $("review").textContent = review && reviewedPlies() === game.moves.length ? "Review ✓" : "Review";
+    $("review").textContent = review && reviewedPlies() === game.moves.length ? t("Review ✓") : t("Review");
     $("analysis").setAttribute("aria-pressed", String(mode === "analysis"));
     $("analysis").disabled = !open;
     $("over-review").disabled = !open || game.moves.length === 0;
@@ -511,8 +529,8 @@
     const offerToPerson = game.draw_offer && !game.over && !game.human;
     offer.hidden = !offerToPerson;
     if (offerToPerson) {
-      const by = game.draw_offer === "white" ? "White" : "Black";
-      $("offer-text").textContent = `${by} offers a draw. ${by === "White" ? "Black" : "White"}, do you accept?`;
+      $("offer-text").textContent = game.draw_offer === "white" ? t("White offers a draw. Black, do you accept?")
+                                                                : t("Black offers a draw. White, do you accept?");
     }
   }
 
@@ -528,18 +546,20 @@
     if (reviewProgress) {
       const {done, total} = reviewProgress;
       progress.querySelector("progress").value = total ? done / total : 0;
-      progress.querySelector(".text").textContent = `Reviewing move ${movesIn(Math.min(done + 1, total))} of ${movesIn(total)}`;
+      progress.querySelector(".text").textContent = t("Reviewing move {n} of {total}",
+                                                      {n: movesIn(Math.min(done + 1, total)), total: movesIn(total)});
     }
     const summary = $("review-summary");
     summary.hidden = !(review && reviewed > 0);
     if (summary.hidden) return;
     for (const colour of ["white", "black"]) {
-      const name = `${colour === "white" ? "White" : "Black"}${game.human === colour ? " (you)" : ""}`;
+      const you = game.human === colour;
+      const name = colour === "white" ? (you ? t("White (you)") : t("White")) : (you ? t("Black (you)") : t("Black"));
       Panels.drawAccuracy($(`accuracy-${colour}`), name, review.sides[colour]);
     }
     const shown = mode === "game" ? Math.min(shownPly(), reviewed) : null;
     Panels.drawGraph($("eval-graph"), review.graph.slice(0, reviewed + 1), review.plies.slice(0, reviewed), shown,
-                     (ply) => (ply === 0 ? "Start" : `After ${moveLabel(ply, game.moves[ply - 1].san)}`));
+                     (ply) => (ply === 0 ? t("Start") : t("After {move}", {move: moveLabel(ply, game.moves[ply - 1].san)})));
     const reason = $("review-reason"), best = $("review-best");
     const ply = mode === "game" ? shownPly() : 0;
     const entry = ply > 0 && ply <= reviewed ? review.plies[ply - 1] : null;
@@ -548,20 +568,27 @@
     best.title = "";
     if (!entry) {
       reason.textContent = reviewed < game.moves.length && ply > reviewed
-        ? `The review goes up to ${moveLabel(reviewed, game.moves[reviewed - 1].san)}: review again for the rest.`
-        : "Click a move or a point of the graph to see what the engine thinks of it.";
+        ? t("The review goes up to {move}: review again for the rest.", {move: moveLabel(reviewed, game.moves[reviewed - 1].san)})
+        : t("Click a move or a point of the graph to see what the engine thinks of it.");
     } else if (entry.mark) {
-      const word = {inaccuracy: "an inaccuracy", mistake: "a mistake", blunder: "a blunder"}[entry.mark];
-      reason.textContent = `${moveLabel(ply, entry.san)}${entry.symbol} is ${word}: ${entry.reason}.`;
-      best.textContent = `Best was ${entry.best.san}${entry.line.length > 1 ? `, then ${entry.line.slice(1).join(" ")}` : ""}`;
+      const args = {move: moveLabel(ply, entry.san) + entry.symbol, reason: entry.reason};
+      if (entry.mark === "inaccuracy") reason.textContent = t("{move} is an inaccuracy: {reason}.", args);
+      else if (entry.mark === "mistake") reason.textContent = t("{move} is a mistake: {reason}.", args);
+      else reason.textContent = t("{move} is a blunder: {reason}.", args);
+      const bestMove = I18n.moves(entry.best.san);
+      best.textContent = entry.line.length > 1
+        ? t("Best was {move}, then {line}", {move: bestMove, line: I18n.moves(entry.line.slice(1).join(" "))})
+        : t("Best was {move}", {move: bestMove});
       best.title = best.textContent;                  // the whole line, where a short window cuts it
     } else {
-      reason.textContent = entry.loss === 0 ? `${moveLabel(ply, entry.san)} is the engine's choice.`
-                                            : `${moveLabel(ply, entry.san)} is a good move.`;
+      const move = moveLabel(ply, entry.san);
+      reason.textContent = entry.loss === 0 ? t("{move} is the engine's choice.", {move}) : t("{move} is a good move.", {move});
     }
     const exercises = learnList();
     $("learn").disabled = exercises.length === 0;
-    $("learn").textContent = exercises.length ? `Learn from your mistakes (${exercises.length})` : "No mistake to learn from";
+    $("learn").textContent = exercises.length
+      ? tn("Learn from your mistakes ({n})", "Learn from your mistakes ({n})", exercises.length, {n: exercises.length})
+      : t("No mistake to learn from");
   }
 
   // How many moves (a move: White's and Black's) the game's first `plies` plies reach into.
@@ -570,8 +597,9 @@
     return plies > 0 ? Math.floor((plies - 1 + blackFirst) / 2) + 1 : 0;
   }
 
-  // "3… Nf6" for the move that made ply `ply`.
+  // "3… Nf6" for the move that made ply `ply` (in the reader's notation).
   function moveLabel(ply, san) {
+    san = I18n.moves(san);
     const fields = game.positions[0].split(" ");
     const index = ply - 1 + (fields[1] === "b" ? 1 : 0);
     const number = (Number(fields[5]) || 1) + Math.floor(index / 2);
@@ -648,28 +676,38 @@
     const entry = learnEntry();
     box.dataset.ply = done ? "" : String(entry.ply);
     if (done) {
-      $("learn-prompt").textContent = `Done: you found ${learn.found} of ${learn.list.length} better ` +
-        `move${learn.list.length === 1 ? "" : "s"}.`;
+      const total = learn.list.length;
+      $("learn-prompt").textContent = tn("Done: you found {found} of {n} better move.",
+                                         "Done: you found {found} of {n} better moves.", total, {found: learn.found, n: total});
     } else {
-      const side = entry.color === "white" ? "White" : "Black";
-      $("learn-prompt").textContent = `${learn.index + 1} of ${learn.list.length}: ` +
-        `${moveLabel(entry.ply, entry.san)}${entry.symbol} was ${entry.mark === "blunder" ? "a blunder" : "a mistake"}. ` +
-        `Find a better move for ${side}.`;
+      $("learn-prompt").textContent = learnPrompt(entry);
     }
     const feedback = $("learn-feedback");
-    feedback.textContent = learn.feedback;
+    feedback.textContent = say(learn.feedback);
     feedback.className = learn.kind;
     $("learn-hint").disabled = done || learn.solved || learn.hint;
     $("learn-solution").disabled = done || learn.solved || learn.shown;
     $("learn-next").disabled = done;
-    $("learn-next").textContent = learn.solved || learn.shown ? "Next" : "Skip";
-    $("learn-stop").textContent = done ? "Close" : "Stop";
+    $("learn-next").textContent = learn.solved || learn.shown ? t("Next") : t("Skip");
+    $("learn-stop").textContent = done ? t("Close") : t("Stop");
+  }
+
+  // "2 of 3: 3… Nf6?? was a blunder. Find a better move for Black."
+  function learnPrompt(entry) {
+    const args = {index: learn.index + 1, total: learn.list.length, move: moveLabel(entry.ply, entry.san) + entry.symbol};
+    const white = entry.color === "white";
+    if (entry.mark === "blunder") {
+      return white ? t("{index} of {total}: {move} was a blunder. Find a better move for White.", args)
+                   : t("{index} of {total}: {move} was a blunder. Find a better move for Black.", args);
+    }
+    return white ? t("{index} of {total}: {move} was a mistake. Find a better move for White.", args)
+                 : t("{index} of {total}: {move} was a mistake. Find a better move for Black.", args);
   }
 
   function learnTry(from, to, promotion) {
     const entry = learnEntry();
     learn.waiting = true;
-    learn.feedback = "Checking…";
+    learn.feedback = () => t("Checking…");
     learn.kind = "";
     send({type: "learn_try", ply: entry.ply, from, to, promotion});
     render();
@@ -696,14 +734,15 @@
   $("learn-next").addEventListener("click", nextExercise);
   $("learn-hint").addEventListener("click", () => {
     learn.hint = true;
-    learn.feedback = "The piece to move is marked.";
+    learn.feedback = () => t("The piece to move is marked.");
     learn.kind = "";
     render();
   });
   $("learn-solution").addEventListener("click", () => {
     const entry = learnEntry();
     learn.shown = true;
-    learn.feedback = `The engine's move: ${entry.best.san} (${entry.line.join(" ")})`;
+    learn.feedback = () => t("The engine's move: {move} ({line})",
+                             {move: I18n.moves(entry.best.san), line: I18n.moves(entry.line.join(" "))});
     learn.kind = "";
     render();
   });
@@ -779,20 +818,23 @@
       chances = engineInfo.bar;
       text = barText(engineInfo.lines[0].score);
     } else if (on && analysis.over) {
-      chances = analysis.over.startsWith("Checkmate: White") ? 1 : analysis.over.startsWith("Checkmate") ? -1 : 0;
-      text = analysis.over.startsWith("Checkmate") ? "#" : "½";
+      // A position that ends the game with the side to move in check is checkmate: it has lost.
+      const mate = !!analysis.check;
+      chances = mate ? (analysis.turn === "black" ? 1 : -1) : 0;
+      text = mate ? "#" : "½";
     } else if (mode === "game" && review && shownPly() <= reviewed) {
       const point = review.graph[shownPly()];
       chances = point.y;
-      text = point.text === "checkmate" ? "#" : barText(point.text);
+      text = /^[+\-]?\d|^#/.test(point.text || "") ? barText(point.text) : "#";     // else "checkmate", in words
     }
     bar.hidden = chances === null && !(on && engineOn);
     if (!bar.hidden) Panels.setBar(bar, chances === null ? 0 : chances, text, orientation() === "white");
     document.body.classList.toggle("with-bar", !bar.hidden);
     if (!(mode === "analysis")) return;
     $("engine-toggle").checked = engineOn || (!analysis && $("engine-toggle").checked);
-    $("engine-depth").textContent = on && engineOn ? (engineInfo ? `depth ${engineInfo.depth}` : "starting…") : "";
-    $("analysis-origin").textContent = analysis ? `from ${analysis.origin}` : "";
+    $("engine-depth").textContent = on && engineOn ? (engineInfo ? t("depth {depth}", {depth: engineInfo.depth}) : t("starting…")) : "";
+    // Translators: {origin} is the server's "the game, move 5, white to move" or "a pasted position".
+    $("analysis-origin").textContent = analysis ? t("from {origin}", {origin: analysis.origin}) : "";
     Panels.drawLines($("engine-lines"), on && engineOn && engineInfo ? engineInfo.lines : []);
     const lineBox = $("analysis-line");
     lineBox.textContent = "";
@@ -803,17 +845,24 @@
     const start = document.createElement("span");
     start.className = "move" + (analysis.index === 0 ? " current" : "");
     start.dataset.index = "0";
-    start.textContent = "start";
+    // Translators: the first entry of the analysis board's moves: the position it started from.
+    start.textContent = t("start");
     lineBox.appendChild(start);
     analysis.line.forEach((san, index) => {
       const el = document.createElement("span");
       el.className = "move" + (analysis.index === index + 1 ? " current" : "");
       el.dataset.index = String(index + 1);
-      el.textContent = `${black ? (index === 0 ? `${number}… ` : "") : `${number}. `}${san}`;
+      el.textContent = `${black ? (index === 0 ? `${number}… ` : "") : `${number}. `}${I18n.moves(san)}`;
       if (black) number += 1;
       black = !black;
       lineBox.appendChild(el);
     });
+  }
+
+  // A message of ours is a function, said when shown (in the language of the moment); the server's
+  // are strings.
+  function say(text) {
+    return typeof text === "function" ? text() : text;
   }
 
   function note(text, kind, ms) {
@@ -823,37 +872,38 @@
 
   function renderStatus() {
     const el = $("status");
-    let text = game ? game.status : "Connecting…";
+    let text = game ? game.status : t("Connecting…");
     let kind = game && game.over ? "over" : "";
     if (game && !game.over && game.draw_offer && game.human && game.draw_offer === game.human) {
-      text = "You offered a draw: Jitfish is considering it…";
+      text = t("You offered a draw: Jitfish is considering it…");
     }
     if (game && viewPly !== null && mode === "game") {
-      const shown = viewPly === 0 ? "the start" : moveLabel(viewPly, game.moves[viewPly - 1].san);
-      text = `Viewing ${shown} (» for the game now)`;
+      text = viewPly === 0 ? t("Viewing the start (» for the game now)")
+                           : t("Viewing {move} (» for the game now)", {move: moveLabel(viewPly, game.moves[viewPly - 1].san)});
     }
     if (game && mode === "analysis" && analysis) {
-      text = analysis.over || `Analysis board: ${analysis.turn === "white" ? "White" : "Black"} to move`;
+      text = analysis.over || (analysis.turn === "white" ? t("Analysis board: White to move") : t("Analysis board: Black to move"));
       kind = "";
     } else if (game && mode === "learn" && learn) {
-      text = learn.index < learn.list.length ? `Learn from your mistakes: ${learn.index + 1} of ${learn.list.length}`
-                                             : "Learn from your mistakes: done";
+      text = learn.index < learn.list.length
+        ? t("Learn from your mistakes: {index} of {total}", {index: learn.index + 1, total: learn.list.length})
+        : t("Learn from your mistakes: done");
       kind = "";
     }
     // A note (a hint, an error, a notice) goes under the status, never instead of it.
     const noteEl = $("status-note");
     const noted = statusNote && performance.now() < statusNote.until;
     noteEl.hidden = !noted;
-    noteEl.textContent = noted ? statusNote.text : "";
+    noteEl.textContent = noted ? say(statusNote.text) : "";
     noteEl.className = noted ? (statusNote.kind === "offline" ? "error" : statusNote.kind) : "";
     if (noted && noteEl.className === "error") kind = "error";
     $("status-text").textContent = text;
     el.className = kind;
     if (game) {
       const mine = !game.over && (!game.human || game.turn === game.human);
-      document.title = game.over ? "Game over · Jitfish" : mine && game.human ? "Your move · Jitfish" : "Jitfish";
+      document.title = game.over ? t("Game over · Jitfish") : mine && game.human ? t("Your move · Jitfish") : "Jitfish";
       const s = game.settings;
-      const who = game.human ? `${game.players[game.human === "white" ? "black" : "white"]}` : "Two players";
+      const who = game.human ? `${game.players[game.human === "white" ? "black" : "white"]}` : t("Two players");
       $("game-info").textContent = [who, s.clock_label, game.chess960].filter(Boolean).join(" · ");
     }
   }
@@ -958,7 +1008,7 @@
   $("takeback").addEventListener("click", () => send({type: "takeback"}));
   $("hint").addEventListener("click", () => {
     hintPending = true;
-    note("Looking for a hint…", "notice", 4000);
+    note(() => t("Looking for a hint…"), "notice", 4000);
     render();
     send({type: "hint"});
   });
@@ -968,20 +1018,20 @@
   $("decline-draw").addEventListener("click", () => send({type: "answer_draw", accept: false}));
 
   // A button that asks "are you sure?" first: the first click changes its text for 3 seconds,
-  // a second click within them acts. `needed()` says whether to ask at all.
-  function confirming(id, question, needed, action) {
+  // a second click within them acts. `needed()` says whether to ask at all; `label()` and
+  // `question()` are its two texts, said in the language of the moment.
+  function confirming(id, label, question, needed, action) {
     const button = $(id);
-    const label = button.textContent;
     let timer = null;
     const reset = () => {
       clearTimeout(timer);
       button.classList.remove("confirm");
-      button.textContent = label;
+      button.textContent = label();
     };
     button.addEventListener("click", () => {
       if (needed() && !button.classList.contains("confirm")) {
         button.classList.add("confirm");
-        button.textContent = question;
+        button.textContent = question();
         timer = setTimeout(reset, 3000);
         return;
       }
@@ -995,11 +1045,14 @@
     const bar = $("resign-choice");
     if (!bar.hidden || !game) { bar.hidden = true; return; }
     const both = !game.human;
-    $("resign-question").textContent = both ? "Who resigns?" : "Resign this game?";
+    $("resign-question").textContent = resignQuestion();
     $("resign-white").hidden = !both && game.human !== "white";
     $("resign-black").hidden = !both && game.human !== "black";
     bar.hidden = false;
   });
+  function resignQuestion() {
+    return game && !game.human ? t("Who resigns?") : t("Resign this game?");
+  }
   for (const colour of ["white", "black"]) {
     $(`resign-${colour}`).addEventListener("click", () => {
       $("resign-choice").hidden = true;
@@ -1036,7 +1089,9 @@
       sendTyped(text);
     } else {
       typedAhead = text;
-      note(`${text}: played when ${game.players[game.turn]} has moved`, "notice", 60000);
+      const player = game.players[game.turn];
+      // Translators: {move} is a move typed while the robot thinks; {player} is its name ("Jitfish 1200").
+      note(() => t("{move}: played when {player} has moved", {move: text, player}), "notice", 60000);
       renderStatus();
     }
   });
@@ -1056,7 +1111,44 @@
     document.body.classList.add(`theme-${prefs.theme}`);
     $("theme").value = prefs.theme;
     $("auto-flip").checked = prefs.autoFlip;
+    $("language").value = I18n.lang;
+    $("notation").value = I18n.figurines ? "figurines" : "letters";
+    $("rules-link").setAttribute("href", `rules?lang=${encodeURIComponent(I18n.lang)}`);
   }
+
+  // ---- the reader's language and notation ----
+
+  // The server says its texts (the status, results, reasons, level names...) in the language and
+  // notation of the last hello or language message: it sends the configuration, the state and
+  // the review again in them.
+  function tellLanguage() {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      send({type: "language", lang: I18n.lang, figurines: I18n.figurines});
+    }
+  }
+  $("language").addEventListener("change", () => {
+    I18n.setLanguage($("language").value);
+    applyPrefs();
+    tellLanguage();
+  });
+  $("notation").addEventListener("change", () => {
+    prefs.notation = $("notation").value === "figurines" ? "figurines" : "letters";
+    savePrefs();
+    I18n.setNotation(prefs.notation);
+    tellLanguage();
+  });
+  // Everything said again in the new language or notation (the page's own texts are i18n.js's).
+  I18n.onChange(() => {
+    applyPrefs();
+    board.relabel();
+    if (lastConfig) configure(lastConfig);
+    else formChanged(false);
+    if (!$("new-game").classList.contains("confirm")) $("new-game").textContent = t("Start new game");
+    if (!$("resign-choice").hidden) $("resign-question").textContent = resignQuestion();
+    if (game && $("game-over").open) fillGameOver();
+    renderedMoves = "";
+    render();
+  });
   $("sound").addEventListener("click", () => {
     prefs.sound = !prefs.sound;
     sounds.setEnabled(prefs.sound, true);
@@ -1079,7 +1171,7 @@
       if (document.fullscreenElement) await document.exitFullscreen();
       else await document.documentElement.requestFullscreen();
     } catch (error) {
-      note("Full screen is not available in this browser", "error");
+      note(() => t("Full screen is not available in this browser"), "error");
       renderStatus();
     }
   });
@@ -1159,27 +1251,45 @@
     $("level").insertBefore(option, later || null);
   }
 
+  // The menus the server's configuration fills: the levels and the clock presets, with the
+  // server's names in the reader's language. A configuration comes with every hello and after a
+  // change of language: the choices made stay.
   function configure(config) {
-    const level = $("level");
-    if (!level.options.length) {
-      for (const entry of config.levels) {
-        addLevel(entry.elo, entry.elo >= config.max_elo ? `Full strength (about ${entry.elo})` : `${entry.elo} · ${entry.name}`,
-                 entry.style);
-      }
-      const clock = $("clock");
-      for (const preset of config.presets) {
-        const option = document.createElement("option");
-        option.value = preset.name;
-        option.textContent = preset.label;
-        clock.appendChild(option);
-      }
-      const custom = document.createElement("option");
-      custom.value = "custom";
-      custom.textContent = "Custom…";
-      clock.appendChild(custom);
+    lastConfig = config;
+    const level = $("level"), clock = $("clock");
+    const first = !level.options.length;
+    const chosenLevel = level.value, chosenClock = clock.value;
+    level.textContent = "";
+    for (const entry of config.levels) {
+      // Translators: a level in its menu: "1200 · Club player" ({name} is the level's name).
+      addLevel(entry.elo, entry.elo >= config.max_elo ? t("Full strength (about {elo})", {elo: entry.elo})
+                                                      : t("{elo} · {name}", {elo: entry.elo, name: entry.name}),
+               entry.style);
+    }
+    clock.textContent = "";
+    for (const preset of config.presets) {
+      const option = document.createElement("option");
+      option.value = preset.name;
+      option.textContent = preset.label;
+      clock.appendChild(option);
+    }
+    const custom = document.createElement("option");
+    custom.value = "custom";
+    custom.textContent = t("Custom…");
+    clock.appendChild(custom);
+    if (first) {
       level.value = "1200";
       writeSettings(saved.get("settings", null));
+      return;
     }
+    if (chosenLevel && ![...level.options].some((o) => o.value === chosenLevel)) addLevel(Number(chosenLevel), chosenLevel);
+    level.value = chosenLevel;
+    if ([...clock.options].some((o) => o.value === chosenClock)) clock.value = chosenClock;
+    formChanged(false);
+  }
+
+  function capitalised(text) {
+    return text.charAt(0).toLocaleUpperCase(I18n.lang) + text.slice(1);
   }
 
   function formChanged(save) {
@@ -1187,13 +1297,13 @@
     document.body.classList.toggle("mode-human", human);
     document.body.classList.toggle("mode-robot", !human);
     $("custom-clock").hidden = $("clock").value !== "custom";
-    const mode = $("custom-mode").value;
-    const word = mode === "fischer" ? "increment" : "delay";
-    $("custom-increment-label").textContent = `${word[0].toUpperCase()}${word.slice(1)} (s)`;
-    $("custom-then-increment-label").textContent = `Then ${word} (s)`;
+    const fischer = $("custom-mode").value === "fischer";
+    $("custom-increment-label").textContent = fischer ? t("Increment (s)") : t("Delay (s)");
+    $("custom-then-increment-label").textContent = fischer ? t("Then increment (s)") : t("Then delay (s)");
     const chosen = $("level").selectedOptions[0];
     const style = chosen ? chosen.dataset.style || "" : "";
-    $("level-style").textContent = style ? `${style[0].toUpperCase()}${style.slice(1)}.` : "";
+    // Translators: {sentence} is the server's "plays like a lichess 800 player", begun with a capital.
+    $("level-style").textContent = style ? t("{sentence}.", {sentence: capitalised(style)}) : "";
     $("level-style").hidden = !style;
     const periods = $("custom-moves").value.trim() !== "";
     document.querySelectorAll("#custom-clock .then").forEach((el) => { el.hidden = !periods; });
@@ -1207,8 +1317,8 @@
     send({type: "new_game", settings});
   }
   // Starting anew abandons a game in progress: that asks first.
-  confirming("new-game", "Abandon this game? Click again", () => !!game && !game.over && game.moves.length > 0,
-             () => startGame(readSettings()));
+  confirming("new-game", () => t("Start new game"), () => t("Abandon this game? Click again"),
+             () => !!game && !game.over && game.moves.length > 0, () => startGame(readSettings()));
   $("again").addEventListener("click", () => { if (game) startGame(game.settings); });
   $("over-new").addEventListener("click", () => {
     $("game-over").close();
@@ -1226,16 +1336,20 @@
     formChanged(true);
   });
 
-  function showGameOver() {
+  function fillGameOver() {
     const [white, black] = game.result.split("-");
-    let title = "Draw";
+    let title = t("Draw");
     if (game.result === "1-0" || game.result === "0-1") {
       const winner = game.result === "1-0" ? "white" : "black";
-      if (game.human) title = winner === game.human ? "You won!" : "Jitfish won";
-      else title = winner === "white" ? "White wins" : "Black wins";
+      if (game.human) title = winner === game.human ? t("You won!") : t("Jitfish won");
+      else title = winner === "white" ? t("White wins") : t("Black wins");
     }
     $("over-title").textContent = `${title}  ${white === "1/2" ? "½–½" : `${white}–${black}`}`;
     $("over-reason").textContent = game.reason;
+  }
+
+  function showGameOver() {
+    fillGameOver();
     const dialog = $("game-over");
     if (!dialog.open) dialog.showModal();
     $("again").focus();

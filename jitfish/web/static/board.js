@@ -10,9 +10,61 @@ const FILES = "abcdefgh";
 const PIECE_NAMES = {p: "P", n: "N", b: "B", r: "R", q: "Q", k: "K"};
 const SVG_NS = "http://www.w3.org/2000/svg";
 const ARROW_KINDS = ["hint", "best", "line1", "line2", "line3"];
-const PIECE_WORDS = {p: "pawn", n: "knight", b: "bishop", r: "rook", q: "queen", k: "king"};
-const BOARD_LABEL = "Chess board. Arrow keys move the cursor, or type a square such as e2; " +
-  "Enter or Space picks up the piece there and puts it down; Escape lets go.";
+
+// The words a screen reader says, in the reader's language (i18n.js), made when they are said so
+// that they follow a change of language: one whole message for each piece and state, never a
+// sentence put together from translated words.
+function boardLabel() {
+  return t("Chess board. Arrow keys move the cursor, or type a square such as e2; Enter or Space picks up the piece there and puts it down; Escape lets go.");
+}
+
+// A piece's name for its picture ("white knight"), by its FEN letter.
+function pieceName(piece) {
+  switch (piece) {
+    case "K": return tp("piece", "white king");
+    case "Q": return tp("piece", "white queen");
+    case "R": return tp("piece", "white rook");
+    case "B": return tp("piece", "white bishop");
+    case "N": return tp("piece", "white knight");
+    case "P": return tp("piece", "white pawn");
+    case "k": return tp("piece", "black king");
+    case "q": return tp("piece", "black queen");
+    case "r": return tp("piece", "black rook");
+    case "b": return tp("piece", "black bishop");
+    case "n": return tp("piece", "black knight");
+    case "p": return tp("piece", "black pawn");
+    default: return piece;
+  }
+}
+
+// What the keyboard's cursor is on: "e4: white knight".
+function squareWords(square, piece) {
+  switch (piece) {
+    case "K": return tp("aria", "{square}: white king", {square});
+    case "Q": return tp("aria", "{square}: white queen", {square});
+    case "R": return tp("aria", "{square}: white rook", {square});
+    case "B": return tp("aria", "{square}: white bishop", {square});
+    case "N": return tp("aria", "{square}: white knight", {square});
+    case "P": return tp("aria", "{square}: white pawn", {square});
+    case "k": return tp("aria", "{square}: black king", {square});
+    case "q": return tp("aria", "{square}: black queen", {square});
+    case "r": return tp("aria", "{square}: black rook", {square});
+    case "b": return tp("aria", "{square}: black bishop", {square});
+    case "n": return tp("aria", "{square}: black knight", {square});
+    case "p": return tp("aria", "{square}: black pawn", {square});
+    default: return tp("aria", "{square}: empty", {square});
+  }
+}
+
+// The piece to promote to, in the chooser.
+function promotionName(letter) {
+  switch (letter) {
+    case "q": return tp("promotion", "Queen");
+    case "r": return tp("promotion", "Rook");
+    case "b": return tp("promotion", "Bishop");
+    default: return tp("promotion", "Knight");
+  }
+}
 
 function pieceUrl(piece) {           // piece: FEN letter, upper case for White
   const colour = piece === piece.toUpperCase() ? "w" : "b";
@@ -87,8 +139,8 @@ class ChessBoard {
     this.el.appendChild(this.announcer);
     this.el.tabIndex = 0;
     this.el.setAttribute("role", "application");
-    this.el.setAttribute("aria-roledescription", "chess board");
-    this.el.setAttribute("aria-label", BOARD_LABEL);
+    this.el.setAttribute("aria-roledescription", t("chess board"));
+    this.el.setAttribute("aria-label", boardLabel());
     this.el.addEventListener("focus", () => this.focused());
     this.el.addEventListener("blur", () => this.setKeyboard(false));
     this.el.addEventListener("keydown", (e) => this.keyDown(e));
@@ -102,6 +154,14 @@ class ChessBoard {
       this.select(null);
       this.onCancel();
     });
+  }
+
+  // The words of the board again, in the reader's language now.
+  relabel() {
+    this.el.setAttribute("aria-roledescription", t("chess board"));
+    this.el.setAttribute("aria-label", boardLabel());
+    this.drawPieces(true);
+    if (this.keyboard) this.announce();
   }
 
   // Name the 64 cells for the orientation (white or black at the bottom) and add coordinates.
@@ -162,8 +222,7 @@ class ChessBoard {
       if (all || img.dataset.piece !== piece) {
         img.src = pieceUrl(piece);
         img.dataset.piece = piece;
-        img.alt = (piece === piece.toUpperCase() ? "white " : "black ") +
-          PIECE_WORDS[piece.toLowerCase()];
+        img.alt = pieceName(piece);
       }
     }
   }
@@ -361,13 +420,12 @@ class ChessBoard {
       const chooser = document.createElement("div");
       chooser.className = "promotion-chooser";
       chooser.setAttribute("role", "dialog");
-      chooser.setAttribute("aria-label", "Promote to");
+      chooser.setAttribute("aria-label", t("Promote to"));
       const cell = this.squares[to];
       const top = cell.offsetTop < this.el.clientHeight / 2;
       chooser.style.left = cell.offsetLeft + "px";
       chooser.style.width = cell.offsetWidth + "px";
       chooser.style[top ? "top" : "bottom"] = "0px";
-      const names = {q: "Queen", r: "Rook", b: "Bishop", n: "Knight"};
       // The queen on the promotion square (a quick second click there makes a queen), the
       // others stacked away from it, whichever edge of the board it is on.
       const order = top ? ["q", "n", "r", "b"] : ["b", "r", "n", "q"];
@@ -376,11 +434,11 @@ class ChessBoard {
         button.type = "button";
         button.className = "promotion-choice";
         button.dataset.piece = letter;
-        button.title = names[letter];
+        button.title = promotionName(letter);
         button.style.height = cell.offsetHeight + "px";
         const img = document.createElement("img");
         img.src = pieceUrl(colour === "white" ? letter.toUpperCase() : letter);
-        img.alt = names[letter];
+        img.alt = promotionName(letter);
         button.appendChild(img);
         button.addEventListener("click", (e) => { e.stopPropagation(); finish(letter); });
         chooser.appendChild(button);
@@ -487,10 +545,11 @@ class ChessBoard {
 
   announce() {
     if (!this.cursor) return;
-    const piece = this.placement[this.cursor];
-    const what = piece ? `${piece === piece.toUpperCase() ? "white" : "black"} ${PIECE_WORDS[piece.toLowerCase()]}` : "empty";
-    const state = this.selected ? (this.selected === this.cursor ? ", picked up" : `, ${this.selected} picked up`) : "";
-    this.announcer.textContent = `${this.cursor}: ${what}${state}`;
+    const what = squareWords(this.cursor, this.placement[this.cursor] || null);
+    let state = "";
+    if (this.selected === this.cursor) state = t("Picked up.");
+    else if (this.selected) state = t("The piece on {square} is picked up.", {square: this.selected});
+    this.announcer.textContent = state ? `${what} — ${state}` : what;   // two sentences, each whole
   }
 
   // Slide the piece now on `to` from `from` (a move that arrived from the server or a click-click).

@@ -45,7 +45,8 @@ const Panels = {
                                        width: step, height: GRAPH_HEIGHT});
       rect.dataset.ply = String(point.ply);
       const title = svgElement("title", {});
-      title.textContent = `${label(point.ply)}: ${point.text}`;
+      // Translators: a point of the evaluation graph: "After 3… Nf6: +0.35".
+      title.textContent = t("{position}: {score}", {position: label(point.ply), score: point.text});
       rect.appendChild(title);
       svg.appendChild(rect);
     }
@@ -63,14 +64,16 @@ const Panels = {
     };
     part("who", name);
     if (!side || !side.moves) {
-      part("pct none", "no move");
+      part("pct none", t("no move"));
       return;
     }
-    part("pct", side.accuracy === null ? "-" : `${Math.round(side.accuracy)}%`, "accuracy (lichess's formula)");
-    part("acpl", `${side.acpl} cp`, "average centipawn loss");
-    part("count inaccuracy", `${side.inaccuracy} ?!`, "inaccuracies");
-    part("count mistake", `${side.mistake} ?`, "mistakes");
-    part("count blunder", `${side.blunder} ??`, "blunders");
+    part("pct", side.accuracy === null ? "-" : `${Math.round(side.accuracy)}%`, t("accuracy (lichess's formula)"));
+    // Translators: "cp" is centipawns, a hundredth of a pawn.
+    part("acpl", t("{acpl} cp", {acpl: side.acpl}), t("average centipawn loss"));
+    part("count inaccuracy", `${side.inaccuracy} ?!`,
+         tn("{n} inaccuracy", "{n} inaccuracies", side.inaccuracy, {n: side.inaccuracy}));
+    part("count mistake", `${side.mistake} ?`, tn("{n} mistake", "{n} mistakes", side.mistake, {n: side.mistake}));
+    part("count blunder", `${side.blunder} ??`, tn("{n} blunder", "{n} blunders", side.blunder, {n: side.blunder}));
   },
 
   // The engine's lines: score and moves in SAN, one `.line` each (a click plays its first move).
@@ -86,7 +89,7 @@ const Panels = {
       score.textContent = line.score;
       const moves = document.createElement("span");
       moves.className = "san";
-      moves.textContent = line.san;
+      moves.textContent = I18n.moves(line.san);          // figurines where the reader's notation asks
       row.append(score, " ", moves);
       el.appendChild(row);
     });

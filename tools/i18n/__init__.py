@@ -1,0 +1,1 @@
+"""Tools for the translations: catalogues and the web game's fonts."""
