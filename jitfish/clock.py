@@ -350,16 +350,21 @@ class Clock:
 def engine_times(clock: Clock, now: float, reserve: float = 0.0) -> dict[str, Any]:
     """UCI `go wtime btime winc binc movestogo` (milliseconds) under `clock`, so that an engine
     never flags: the side to move is told its time less `reserve` (a pipe, a server or a pause
-    charged to it), never less than MIN_ENGINE_MS, and a delay is told as an increment, which
-    is what both delays amount to (a move costs only the time beyond the delay). A simple delay
-    still to run counts as time the side has. `movestogo` is the side to move's (None: sudden death)."""
+    charged to it), never less than MIN_ENGINE_MS. A Fischer increment is told as `winc`/`binc`.
+    A delay (simple or Bronstein) is not: it never makes the main time grow (a move costs the time
+    beyond the delay, and a quick move banks nothing), so an engine told it as an increment counts
+    fifty future delays as time in hand and spends its clock as in a Fischer game (3 min + 2 s
+    delay: 18 s left at move 31 in the simulation of tests/test_clock.py, 86 s told as sudden
+    death). The main time is told as sudden death, with the simple delay still to run of this move
+    counted as time the side has (its flag falls only after it). `movestogo` is the side to
+    move's (None: sudden death)."""
     times: dict[str, Any] = {}
     for colour, name in ((chess.WHITE, "w"), (chess.BLACK, "b")):
         left = clock.remaining(colour, now) + clock.delay_left(colour, now)
         if colour == clock.running:
             left -= reserve
         times[f"{name}time"] = max(MIN_ENGINE_MS, int(left * 1000))
-        times[f"{name}inc"] = int(clock.increment(colour) * 1000)
+        times[f"{name}inc"] = int(clock.increment(colour) * 1000) if clock.control.mode == "fischer" else 0
     mover = clock.running if clock.running is not None else chess.WHITE
     times["movestogo"] = clock.moves_to_go(mover)
     return times

@@ -242,7 +242,7 @@ def test_spec_round_trip_and_pgn_tags():
     assert PRESETS["3+2"].pgn_delay_tag() is None
 
 
-def test_engine_times_leave_a_reserve_and_count_delays_as_increments():
+def test_engine_times_leave_a_reserve_and_tell_delays_as_sudden_death():
     clock = started(PRESETS["3+2"])
     clock.press(W, 10.0)                                       # white 172 s, black to move
     times = engine_times(clock, 14.0, reserve=0.5)            # black has used 4 s
@@ -251,7 +251,10 @@ def test_engine_times_leave_a_reserve_and_count_delays_as_increments():
     assert engine_times(classical, 0.0, 0.0)["movestogo"] == 40
     delay = started(TimeControl("delay", (Period(60, None, 5),)))
     times = engine_times(delay, 2.0, reserve=0.2)
-    assert times["wtime"] == 60000 + 3000 - 200 and times["winc"] == 5000
+    assert times["wtime"] == 60000 + 3000 - 200 and times["winc"] == times["binc"] == 0
+    bronstein = started(TimeControl("bronstein", (Period(60, None, 5),)))
+    times = engine_times(bronstein, 2.0, reserve=0.2)
+    assert times["wtime"] == 60000 - 2000 - 200 and times["winc"] == 0     # its flag falls at 0
     nearly_out = started(PRESETS["1+0"])
     assert engine_times(nearly_out, 59.95, reserve=0.2)["wtime"] == 10      # never zero or negative
 
@@ -274,3 +277,44 @@ def test_flag_loses_unless_the_opponent_cannot_mate():
     # A knight can mate when the other side has a pawn to block its own king: a loss.
     assert flag_result(chess.Board("8/8/8/4k3/8/8/3PK3/6n1 w - - 0 1"), W)[0] == "0-1"
     assert [str(part) for part in flag_result(chess.Board(), B)] == ["1-0", "Black ran out of time: White wins"]
+
+
+def _engine_game(control: TimeControl, plies: int = 160, opponent_seconds: float = 1.5,
+                 overrun: float = 1.3) -> list[float]:
+    """White's main time after each of its moves when it spends what the time manager plans for
+    the times `engine_times` tells it (its soft limit, overrun by `overrun` as the last iteration
+    does on average, capped by the hard limit, plus 0.1 s of latency) against an opponent who
+    takes `opponent_seconds` a move. Fails if White's flag falls."""
+    from search.timeman import Limits, plan
+
+    clock, now, left = Clock(control), 0.0, []
+    clock.start(W, now)
+    for ply in range(plies):
+        if ply % 2 == 0:
+            told = engine_times(clock, now, reserve=0.2)
+            budget = plan(Limits(wtime=told["wtime"], btime=told["btime"], winc=told["winc"], binc=told["binc"],
+                                 movestogo=told["movestogo"]), 0, 50, ply)
+            now += min(budget.soft * overrun, budget.hard) / 1000 + 0.1
+            assert clock.flagged(now) is None, f"White flagged at move {ply // 2 + 1}"
+            clock.press(W, now)
+            left.append(clock.sides[W].remaining)
+        else:
+            now += opponent_seconds
+            clock.press(chess.BLACK, now)
+    return left
+
+
+def test_full_strength_keeps_its_time_on_a_delay_clock():
+    """Issue 72: on a simple-delay clock full strength spent its clock as in a Fischer game (3 min
+    + 2 s delay: 0:20 left at move 31), as if the delay were time it got back every move. A delay
+    never makes the main time grow, so it is planned as sudden death: more than a third of the
+    main time is left at move 31, and the clock never falls in a long game, at 3 min and 1 min."""
+    for mode in ("delay", "bronstein"):
+        left = _engine_game(TimeControl(mode, (Period(180, None, 2),)))
+        assert left[30] > 60, (mode, round(left[30], 1))
+        left = _engine_game(TimeControl(mode, (Period(60, None, 2),)))
+        assert left[30] > 20 and min(left) > 5, (mode, round(left[30], 1), round(min(left), 1))
+    # A Fischer increment is time in hand: the same clock with +2 s is spent further down, as
+    # Stockfish's curve does, and still never falls.
+    left = _engine_game(TimeControl("fischer", (Period(180, None, 2),)))
+    assert min(left) > 2 and left[30] < 40
