@@ -25,13 +25,15 @@ from typing import Sequence
 import chess
 
 from jitfish.i18n import N_, NP_, Moves, Msg, Plural, PMsg
-from jitfish.review import DECISIVE_CP, Evaluation, Verdict, clamp, pawns_text
+from jitfish.review import BLUNDER_CP, DECISIVE_CP, Evaluation, Verdict, clamp, pawns_text
 from search.driver import mate_moves
 
 LINE_PLIES = 8                    # plies of the engine's line followed after the line's first move
 EXCHANGE_PLIES = 8                # captures the resolving search may play at the end of a line
 EXCHANGE_NODES = 4000             # and the positions it may visit (python-chess is slow)
 SHOWN_PLIES = 8                   # longest line quoted in a reason (a loss later than that is not said)
+BETTER_PLIES = 4                  # the better move's line quoted where no concrete reason is certain
+LOST_CP = 500                     # a position this far down is lost already: allowing mate there is no blunder
 MISSED_PLIES = 2                  # a win the best move misses comes by the mover's next move
                                   # (a promotion: within SHOWN_PLIES)
 PAWN_PLIES = 4                    # a pawn the move loses goes by the opponent's second move
@@ -435,8 +437,22 @@ def _win_words(found: tuple, move: object, story: str) -> Msg:
 def reason(position: chess.Board, played: chess.Move, verdict: Verdict, after: Evaluation) -> Msg:
     """One sentence on why the move `played` in `position` is worse than the engine's best
     (`verdict`; `after`: the engine's view of the position after the move): the concrete cause
-    when one is certain, else the drop in the evaluation."""
-    return cause(position, played, verdict, after) or evaluation_drop(verdict, position.turn)
+    when one is certain, else the better move with its line and the evaluations."""
+    return cause(position, played, verdict, after) or better_move(position, verdict)
+
+
+def better_move(position: chess.Board, verdict: Verdict) -> Msg:
+    """`better was Rb8 (37... Rb8 38. Rxg7 Rxg7): the evaluation drops from −0.8 to −2.1 for
+    Black`: the engine's move and the start of its line, where no concrete reason is certain (the
+    drop alone when there is no better move to name)."""
+    if verdict.best is None:
+        return evaluation_drop(verdict, position.turn)
+    line = Moves(numbered_line(position, _legal_prefix(position, verdict.line[:BETTER_PLIES])))
+    template = N_("better was {move} ({line}); the evaluation drops from {before} to {after} for White") \
+        if position.turn == chess.WHITE else \
+        N_("better was {move} ({line}); the evaluation drops from {before} to {after} for Black")
+    return Msg(template, move=Moves(position.san(verdict.best)), line=line,
+               before=pawns_text(clamp(verdict.best_score)), after=pawns_text(clamp(verdict.played_score)))
 
 
 def evaluation_drop(verdict: Verdict, mover: chess.Color) -> Msg:
@@ -456,6 +472,18 @@ def cause(position: chess.Board, played: chess.Move, verdict: Verdict, after: Ev
     if played_mate is not None and played_mate < 0:
         refutation = _legal_prefix(board, after.pv[:1])
         moves = -played_mate
+        if verdict.best_score <= -LOST_CP and (verdict.judgement is None or verdict.judgement.threshold < BLUNDER_CP):
+            # Marked less than a blunder only because the game was lost anyway: the words say so.
+            before = pawns_text(clamp(verdict.best_score))
+            if refutation and moves == 1:
+                return Msg("allows mate in 1 ({move}), in a position already lost ({before})",
+                           move=Moves(board.san(refutation[0])), before=before)
+            if refutation:
+                return Plural("allows mate in {n}, starting with {move}, in a position already lost ({before})",
+                              "allows mate in {n}, starting with {move}, in a position already lost ({before})",
+                              "n", n=moves, move=Moves(board.san(refutation[0])), before=before)
+            return Plural("allows mate in {n}, in a position already lost ({before})",
+                          "allows mate in {n}, in a position already lost ({before})", "n", n=moves, before=before)
         if refutation and moves == 1:
             return Msg("allows mate in 1 ({move})", move=Moves(board.san(refutation[0])))
         if refutation:
@@ -465,6 +493,11 @@ def cause(position: chess.Board, played: chess.Move, verdict: Verdict, after: Ev
     if board.is_stalemate() and verdict.best_score > 0:
         return Msg("stalemates the king: a draw where {move} kept the win", move=best_san)
     if best_mate is not None and best_mate > 0 and (played_mate is None or played_mate <= 0):
+        if verdict.played_score >= LOST_CP and (verdict.judgement is None or verdict.judgement.threshold < BLUNDER_CP):
+            # Marked less than a blunder because the move still wins: the words say so.
+            return Plural("misses mate in {n} with {move}, though the position stays won ({after})",
+                          "misses mate in {n} with {move}, though the position stays won ({after})", "n",
+                          n=best_mate, move=best_san, after=pawns_text(clamp(verdict.played_score)))
         return Plural("misses mate in {n} with {move}", "misses mate in {n} with {move}", "n", n=best_mate,
                       move=best_san)
     return material_reason(position, played, verdict, after)
@@ -504,10 +537,15 @@ def material_reason(position: chess.Board, played: chess.Move, verdict: Verdict,
     free = [f for f in best_ledger.losses if mine.fates[f.ident].delta(mover) < 0
             and _en_prise(position, best.square_of(f.ident, 0))]
     free_ids = {f.ident for f in free}
-    lost = [f for f in played_ledger.losses if f.ident not in free_ids
+    # A loss the better move suffers too (lost in its line with nothing of the same value back) is
+    # not the reason (issue 72: 36...Rg8? "loses the rook on b6" when the best line loses that rook
+    # as well), nor a win the move played makes too.
+    both = ({f.ident for f in played_ledger.losses} & {f.ident for f in best_ledger.losses}) | \
+        ({f.ident for f in played_ledger.gains} & {f.ident for f in best_ledger.gains})
+    lost = [f for f in played_ledger.losses if f.ident not in free_ids and f.ident not in both
             and f.ply <= (PAWN_PLIES if f.start == chess.PAWN and f.colour == mover else SHOWN_PLIES)]
-    won = [f for f in best_ledger.gains
-           if f.ply <= MISSED_PLIES or (f.colour == mover and f.ply <= SHOWN_PLIES)]
+    won = [f for f in best_ledger.gains if f.ident not in both
+           and (f.ply <= MISSED_PLIES or (f.colour == mover and f.ply <= SHOWN_PLIES))]
     costs = [f for f in best_ledger.losses if f not in free]
     loses = worth(lost, mover) - worth(played_ledger.gains, mover)
     wins = worth(won, mover) - worth(costs, mover)
@@ -519,6 +557,12 @@ def material_reason(position: chess.Board, played: chess.Move, verdict: Verdict,
         return None
     told = max(loses, 0) + max(wins, 0)          # the two stories together, the larger one said
     if size * 100 < EXPLAINS * loss or 2 * told < difference or size * 100 > 2 * raw + OVERSTATES_CP:
+        return None
+    if story == "loses" and max((VALUE[f.start] for f in best_ledger.losses if f.colour == mover), default=0) \
+            >= max(VALUE[f.start] for f in lost):
+        # The better move gives up a piece as heavy in its own line: the loss is no difference
+        # between them (issue 72: 36...Rg8? "loses the rook on b6" where the best line loses the
+        # rook on f8 instead, the material ending the same). Not the reason.
         return None
     if story == "loses":
         return _loses(mine, lost, played_ledger.gains, mover, best)

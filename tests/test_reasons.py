@@ -11,7 +11,7 @@ import chess
 from engine.defs import MATE
 from jitfish.reasons import account, exchange, reason
 from jitfish.review import Evaluation, first_look
-from tools.review.audit import faults
+from tools.review.audit import concrete, faults, names_something
 
 
 def line(board: chess.Board, *sans: str) -> tuple[chess.Move, ...]:
@@ -37,7 +37,7 @@ def said(fen: str, played: str, before_score: int, best: tuple[str, ...], after_
     verdict = first_look(before, move, after)
     assert verdict.judgement is not None
     text = str(reason(board, move, verdict, after))
-    assert faults(board, move, verdict.judgement.symbol, text) == [], text
+    assert faults(board, move, verdict.judgement.symbol, text, verdict.line) == [], text
     return text
 
 
@@ -75,10 +75,10 @@ def test_pawns_lost_are_named_each_where_it_stands():
 
 def test_an_even_trade_is_never_a_loss():
     """8.b3?! "loses the knight on h3 to Bxh3 for a bishop": a bishop for a knight is even, so the
-    reason is the evaluation's drop."""
+    reason is the better move with its line and the evaluation's drop."""
     fen = "rnbqkbnr/ppp1pppp/8/3p4/8/4P2N/PPPP1PPP/RNBQKB1R w KQkq - 1 3"
     text = said(fen, "b3", 30, ("Nf4", "e5", "Nd3"), 40, ("Bxh3", "gxh3", "e5"))
-    assert text == "the evaluation drops from +0.3 to \u22120.4 for White"
+    assert text == "better was Nf4 (3. Nf4 e5 4. Nd3); the evaluation drops from +0.3 to \u22120.4 for White"
 
 
 def test_the_pawn_an_exchange_uncovers_is_the_loss():
@@ -94,14 +94,14 @@ def test_a_recapture_is_never_a_loss():
     it back, the rooks come off, and the trade is even; the blunder is no material one."""
     fen = "2r3k1/5ppp/8/8/1b6/2N5/1Q3PPP/2R3K1 b - - 0 30"
     text = said(fen, "Bxc3", 0, ("h6", "Ne4"), 350, ("Qxc3", "Rxc3", "Rxc3"))
-    assert text == "the evaluation drops from 0.0 to \u22123.5 for Black"
+    assert text == "better was h6 (30... h6 31. Ne4); the evaluation drops from 0.0 to \u22123.5 for Black"
 
 
 def test_the_same_recapture_is_no_missed_win():
     """31.Bxc3?? "misses winning a bishop with Qxc3": Bxc3 takes the bishop back as Qxc3 would."""
     fen = "2r3k1/5ppp/8/8/3B4/2b5/5PPP/2R1Q1K1 w - - 0 31"
     text = said(fen, "Bxc3", 40, ("Qxc3", "Rxc3", "Rxc3"), 460, ("Rxc3", "Rxc3"))
-    assert text == "the evaluation drops from +0.4 to \u22124.6 for White"
+    assert text == "better was Qxc3 (31. Qxc3 Rxc3 32. Rxc3); the evaluation drops from +0.4 to \u22124.6 for White"
 
 
 def test_taking_with_the_piece_that_is_then_lost():
@@ -174,6 +174,39 @@ def test_mates_allowed_and_missed():
                 700, ("Nxh5", "Bxf7+")) == "misses mate in 1 with Qxf7#"
 
 
+def test_the_words_agree_with_the_mark_of_a_mate():
+    """Issue 72: "26. Qxg5?! is an inaccuracy: allows mate in 1 (Qf3#)" contradicted itself. A mate
+    allowed from a position not lost already is a blunder by the numbers (a mate counts as ten
+    pawns); marked less because the game was lost anyway, the words say so. A mate missed by a
+    move that still wins, marked less than a blunder, says that the position stays won."""
+    fen = "6k1/5ppp/8/8/3q4/8/P4PPP/6K1 w - - 0 1"
+    assert said(fen, "a3", -920, ("h3", "Qd1+", "Kh2"), MATE - 1, ("Qd1#",)) == \
+        "allows mate in 1 (Qd1#), in a position already lost (\u22129.2)"
+    assert said(fen, "a3", -920, ("h3", "Qd1+", "Kh2"), MATE - 3, ("Qc4", "h3", "Qf1#")) == \
+        "allows mate in 2, starting with Qc4, in a position already lost (\u22129.2)"
+    assert said(fen, "a3", -300, ("h3", "Qd1+", "Kh2"), MATE - 1, ("Qd1#",)) == "allows mate in 1 (Qd1#)"
+    fen = "k7/8/8/1Q6/8/8/8/6K1 w - - 0 1"
+    assert said(fen, "Kh2", MATE - 5, ("Kf2", "Ka7"), -900, ("Ka7",)) == \
+        "misses mate in 3 with Kf2, though the position stays won (+9.0)"
+    assert said(fen, "Kh2", MATE - 5, ("Kf2", "Ka7"), -300, ("Ka7",)) == "misses mate in 3 with Kf2"
+
+
+def test_a_loss_the_better_move_suffers_too_is_not_the_reason():
+    """Issue 72, from a game of rated players (lichess-2026-06-500.pgn, game 35, the review's own
+    lines): 36...Rg8? was "loses the rook on b6", but the best line, 36...Ke8 37.gxf8=Q+, gives up
+    the rook on f8 instead and the material ends the same; 37...Ke8?! was "loses the rook on g8
+    for two pawns", but the better 37...Rb8 loses that rook too. Neither loss is the reason: the
+    better move with its line is."""
+    fen = "3k1r2/5pP1/1r2p3/1Pp1P3/2np3p/5R1P/2P3P1/2B1R2K b - - 0 36"
+    text = said(fen, "Rg8", -688, ("Ke8", "gxf8=Q+", "Kxf8", "Rb3", "Rb7", "Re4", "Ke8", "Rb1", "Rd7"),
+                870, ("Rxf7", "Rb8", "Ref1", "Nb6", "Rf8+", "Kc7", "Rxb8", "Rxg7", "Rff8"))
+    assert text.startswith("better was Ke8 (36... Ke8 37. gxf8=Q+ Kxf8 38. Rb3)"), text
+    fen = "3k2r1/5RP1/1r2p3/1Pp1P3/2np3p/7P/2P3P1/2B1R2K b - - 0 37"
+    text = said(fen, "Ke8", -926, ("Rb8", "Bg5+", "Kc8", "Re4", "Rxg7", "Rxg7", "Rb7", "Re7", "Na3"),
+                1290, ("Ref1", "Rxg7", "Rxg7", "Nxe5", "Bg5", "Ng6", "Rg8+", "Kd7", "Rd8+"))
+    assert "rook" not in text and text.startswith("better was Rb8"), text
+
+
 def test_stalemate_instead_of_the_win():
     assert said("k7/8/8/1Q6/8/8/8/6K1 w - - 0 1", "Qb6", MATE - 5, ("Kf2", "Ka7"), 0, ()) == \
         "stalemates the king: a draw where Kf2 kept the win"
@@ -182,9 +215,9 @@ def test_stalemate_instead_of_the_win():
 # ---- no material reason without certainty ---------------------------------------------------------
 
 
-def test_a_quiet_positional_drop_is_said_as_the_evaluation():
+def test_a_quiet_positional_drop_is_said_as_the_better_move_with_its_line():
     assert said("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "Ke2", 40, ("Nf3", "Nc6", "Bb5"),
-                90, ("Nf6", "d3", "d5")) == "the evaluation drops from +0.4 to \u22120.9 for White"
+                90, ("Nf6", "d3", "d5")) == "better was Nf3 (2. Nf3 Nc6 3. Bb5); the evaluation drops from +0.4 to \u22120.9 for White"
 
 
 def test_a_blunder_is_never_explained_by_a_pawn():
@@ -192,7 +225,7 @@ def test_a_blunder_is_never_explained_by_a_pawn():
     pawn does explain a `?`."""
     fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
     assert said(fen, "Ke2", 40, ("Nf3", "Nc6"), 290, ("Nf6", "h3", "Nxe4")) == \
-        "the evaluation drops from +0.4 to \u22122.9 for White"
+        "better was Nf3 (2. Nf3 Nc6); the evaluation drops from +0.4 to \u22122.9 for White"
     assert said(fen, "Ke2", 40, ("Nf3", "Nc6"), 90, ("Nf6", "h3", "Nxe4")) == \
         "loses the pawn on e4 (2... Nf6 3. h3 Nxe4)"
 
@@ -214,3 +247,17 @@ def test_a_line_cut_short_on_a_capture_gets_its_recapture():
     hanging = chess.Board("r5k1/5ppp/8/8/8/5Q1q/7P/6K1 b - - 0 1")           # nothing recaptures
     assert account(hanging, line(hanging, "Qxf3"), 9).net(chess.BLACK) == 9
     assert exchange(chess.Board("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1")) == [chess.Move.from_uci("e4d5")]
+
+
+def test_the_audit_tells_a_loss_the_best_line_suffers_too():
+    """tools/review/audit.py's independent check (python-chess plays the better line): the old
+    36...Rg8? sentence is a fault, today's is not; a concrete reason and one naming a move."""
+    board = chess.Board("3k1r2/5pP1/1r2p3/1Pp1P3/2np3p/5R1P/2P3P1/2B1R2K b - - 0 36")
+    best = line(board, "Ke8", "gxf8=Q+", "Kxf8", "Rb3", "Rb7")
+    move = board.parse_san("Rg8")
+    assert faults(board, move, "?", "loses the rook on b6 (37. Rxf7 Rb8 38. Ref1 Nb6)", best) == \
+        ["loss-also-in-best-line"]
+    assert faults(board, move, "?", "better was Ke8 (36... Ke8 37. gxf8=Q+ Kxf8 38. Rb3)", best) == []
+    assert concrete("loses the knight on f5 to exf5") and not concrete("better was Ke8 (36... Ke8)")
+    assert names_something("better was Ke8 (36... Ke8)") and \
+        not names_something("the evaluation drops from +0.4 to \u22121.3 for White")

@@ -16,7 +16,7 @@ import chess.pgn
 
 from jitfish.game import colour_name
 from jitfish.i18n import Moves, Msg
-from jitfish.reasons import cause, evaluation_drop, reason
+from jitfish.reasons import better_move, cause, reason
 from jitfish.review import (JUDGEMENTS, MISTAKE_CP, Evaluation, SideSummary, Verdict, first_look, game_accuracy, judge,
                             loss_between, move_accuracy, needs_second_look, parent_score, rules_evaluation, san_line,
                             second_look, set_eval, summary_note, white_cp, white_text, win_percent, write_verdict)
@@ -50,7 +50,7 @@ class MoveReview:
         """Why a marked move is bad, in words (None for a move that is good enough)."""
         if self.verdict.judgement is None:
             return None
-        return self.cause or evaluation_drop(self.verdict, self.mover)
+        return self.cause or better_move(self.before, self.verdict)
 
     @property
     def exercise(self) -> bool:

@@ -15,7 +15,14 @@ against the board, and each fault that the board alone proves is counted:
 - `recapture-called-loss`: the move captured on a square a piece worth at least as much as the
   piece the reason says it loses there; or the better move takes the same piece on the same
   square the move played took, and that piece is what it is said to win;
-- `blunder-by-a-pawn`: a `??` whose reason is one pawn lost or missed.
+- `blunder-by-a-pawn`: a `??` whose reason is one pawn lost or missed;
+- `loss-also-in-best-line`: "loses the X ..." where the better move's line (played out with
+  python-chess, as far as the record has it) costs the mover a piece of X's kind or a heavier one
+  too: a loss the better move suffers as well is not the reason (issue 72).
+
+Besides the faults, the share of the marked moves whose reason is concrete (a mate, a stalemate,
+material: not only the better move with its line) and of those whose reason names a move or a
+square at all.
 
     .venv/bin/python -m tools.review.audit [--games 40] [--stride 250] [--nodes 300000] [--out FILE]
 
@@ -72,8 +79,10 @@ def _legal_san(board: chess.Board, san: str) -> chess.Move | None:
         return None
 
 
-def faults(before: chess.Board, move: chess.Move, symbol: str, reason: str) -> list[str]:
-    """The faults the board proves in `reason`, said of `move` played in `before` and marked `symbol`."""
+def faults(before: chess.Board, move: chess.Move, symbol: str, reason: str,
+           best_line: tuple[chess.Move, ...] = ()) -> list[str]:
+    """The faults the board proves in `reason`, said of `move` played in `before` and marked `symbol`
+    (`best_line`: the better move's line from `before`, when known)."""
     after = before.copy(stack=False)
     after.push(move)
     mover = before.turn
@@ -112,7 +121,68 @@ def faults(before: chess.Board, move: chess.Move, symbol: str, reason: str) -> l
             found.append("recapture-called-loss")
     if symbol == "??" and _ONE_PAWN.search(reason) and not _MORE.search(reason):
         found.append("blunder-by-a-pawn")
+    if lost_on and best_line and _line_costs(before, best_line, PIECE_TYPES[lost_on.group(1)]):
+        found.append("loss-also-in-best-line")
     return found
+
+
+def _line_costs(before: chess.Board, line: tuple[chess.Move, ...], kind: chess.PieceType) -> bool:
+    """Whether `line` (played from `before` while legal, then its captures resolved) costs the mover
+    at least the worth of a piece of `kind` less a pawn (a pawn: at least a pawn), counting both
+    sides' material: a trade is no cost, a piece lost for a pawn is."""
+    mover, board = before.turn, before.copy(stack=False)
+    for move in line:
+        if not board.is_legal(move):
+            break
+        board.push(move)
+    net = _balance(board, mover) + _resolve(board, mover, 6) - _balance(before, mover)
+    worth = VALUES[chess.piece_name(kind)]
+    return net <= -(worth - 1 if kind != chess.PAWN else 1)
+
+
+def _balance(board: chess.Board, side: chess.Color) -> int:
+    """`side`'s material less its opponent's, in pawns (the king counts nothing)."""
+    total = 0
+    for kind in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
+        total += VALUES[chess.piece_name(kind)] * (len(board.pieces(kind, side)) - len(board.pieces(kind, not side)))
+    return total
+
+
+def _resolve(board: chess.Board, side: chess.Color, depth: int) -> int:
+    """What `side` gains in material (negative: loses) once the captures on the board are played
+    out, each side taking only when it gains (a capture-only minimax with standing pat)."""
+    if depth == 0:
+        return 0
+    mover_is_side = board.turn == side
+    best = 0                                       # standing pat
+    for move in board.generate_legal_captures():
+        taken = board.piece_type_at(move.to_square) or chess.PAWN        # en passant takes a pawn
+        gain = VALUES[chess.piece_name(taken)] + (VALUES[chess.piece_name(move.promotion)] - 1 if move.promotion else 0)
+        board.push(move)
+        value = gain - _resolve_for_mover(board, depth - 1)
+        board.pop()
+        best = max(best, value)
+    return best if mover_is_side else -best
+
+
+def _resolve_for_mover(board: chess.Board, depth: int) -> int:
+    """What the side to move gains by its best captures (0 when it stands pat)."""
+    return _resolve(board, board.turn, depth)
+
+
+_CONCRETE = re.compile(r"^(?!better was |the evaluation drops)")
+_NAMES = re.compile(r"\b[a-h][1-8]\b|" + _SAN)
+
+
+def concrete(reason: str) -> bool:
+    """Whether a reason says something concrete (a mate, a stalemate, material), not only the
+    better move with its line or the evaluation's drop."""
+    return bool(reason) and _CONCRETE.match(reason) is not None
+
+
+def names_something(reason: str) -> bool:
+    """Whether a reason names a move or a square (the evaluation's drop alone names neither)."""
+    return _NAMES.search(reason) is not None
 
 
 # ---- the sample -----------------------------------------------------------------------------
@@ -215,7 +285,7 @@ class Record:
     fen: str                 # before the move
     move: str                # UCI
     symbol: str
-    best: str                # UCI
+    best: str                # UCI: the better move, or its whole line (moves separated by spaces)
     reason: str
 
     def line(self) -> str:
@@ -226,9 +296,12 @@ class Record:
         game, ply, fen, move, symbol, best, reason = line.rstrip("\n").split("\t")
         return Record(game, int(ply), fen, move, symbol, best, reason)
 
+    def best_line(self) -> tuple[chess.Move, ...]:
+        return tuple(chess.Move.from_uci(uci) for uci in self.best.split())
+
 
 FAULTS = ("piece-not-there", "move-not-playable", "even-trade-called-loss", "recapture-called-loss",
-          "blunder-by-a-pawn")
+          "blunder-by-a-pawn", "loss-also-in-best-line")
 
 
 def report(records: list[Record], header: list[str]) -> str:
@@ -238,7 +311,7 @@ def report(records: list[Record], header: list[str]) -> str:
     for record in records:
         before = chess.Board(record.fen)
         move = chess.Move.from_uci(record.move)
-        found = faults(before, move, record.symbol, record.reason)
+        found = faults(before, move, record.symbol, record.reason, record.best_line())
         counts.update(found)
         wrong += bool(found)
         if record.game != game:
@@ -246,8 +319,13 @@ def report(records: list[Record], header: list[str]) -> str:
             lines.append(f"game {game}")
         flag = f"   <-- {', '.join(found)}" if found else ""
         lines.append(f"  {move_label(record.ply, before.san(move))}{record.symbol} {record.reason}{flag}")
+    marked = max(1, len(records))
+    specific = sum(concrete(r.reason) for r in records)
+    naming = sum(names_something(r.reason) for r in records)
     summary = header + [f"marked moves {len(records)}, reasons with a fault {wrong}",
-                        *(f"  {name}: {counts[name]}" for name in FAULTS)]
+                        *(f"  {name}: {counts[name]}" for name in FAULTS),
+                        f"concrete reasons (a mate, a stalemate, material) {specific} ({100 * specific / marked:.1f}%), "
+                        f"naming a move or a square {naming} ({100 * naming / marked:.1f}%)"]
     return "\n".join(summary + [""] + lines) + "\n"
 
 
@@ -281,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
                 if move.verdict.judgement is not None:
                     records.append(Record(f"{game.index} ({game.elos})", move.ply, move.before.fen(),
                                           move.move.uci(), move.verdict.judgement.symbol,
-                                          move.verdict.best.uci(), str(move.why) if move.why else ""))
+                                          " ".join(m.uci() for m in move.verdict.line), str(move.why) if move.why else ""))
             print(f"game {game.index}: {len(review.reviews)} plies in {time.monotonic() - began:.1f} s",
                   file=sys.stderr, flush=True)
         seconds = time.monotonic() - started
