@@ -831,9 +831,12 @@ def test_the_board_is_played_from_the_keyboard(open_page):
     expect(board).to_have_class(re.compile(r"\bkeyboard\b"))
     assert board.evaluate("el => getComputedStyle(el).outlineStyle") == "solid"
     expect(page.locator("#board .square.cursor")).to_have_count(1)
-    page.keyboard.type("e2")                                        # typing squares
+    page.keyboard.type("e2")                                        # typing a square moves the cursor ...
+    expect(page.locator("#board .square.cursor")).to_have_attribute("data-square", "e2")
+    page.keyboard.press("Enter")                                    # ... Enter picks up ...
     expect(page.locator("[data-square='e2'].selected")).to_have_count(1)
     page.keyboard.type("e4")
+    page.keyboard.press("Enter")                                    # ... and puts down
     assert wait_moves(page, 1) == ["e4"]
     for key in ("ArrowUp", "ArrowUp", "ArrowUp", "Enter", "ArrowDown", "ArrowDown", " "):   # e4 -> e7, down to e5
         page.keyboard.press(key)
@@ -843,6 +846,214 @@ def test_the_board_is_played_from_the_keyboard(open_page):
     expect(board).not_to_have_class(re.compile(r"\bkeyboard\b"))
     page.keyboard.press("ArrowLeft")
     expect(page.locator("#status-text")).to_have_text("Viewing 1. e4 (» for the game now)")
+    assert watched.problems == [], watched.problems
+
+
+def test_typed_squares_and_enter_make_every_move_castling_included(open_page):
+    """Issue 72, item 5: a typed square moves the cursor, Enter picks up and puts down, as the
+    board's label says: e1, Enter, g1, Enter castles (it put the king back and played nothing). A
+    put-down that is no move says why, and the piece stays in hand for another square."""
+    watched = open_page()
+    page = watched.page
+    start(page, "human", position="r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1")
+    page.focus("#fullscreen")
+    page.keyboard.press("Tab")
+    expect(page.locator("#board")).to_have_class(re.compile(r"\bkeyboard\b"))
+    cursor = page.locator("#board .square.cursor")
+    page.keyboard.type("e1")
+    expect(cursor).to_have_attribute("data-square", "e1")
+    expect(page.locator("#board .square.selected")).to_have_count(0)          # only the cursor moved
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-square='e1'].selected")).to_have_count(1)
+    page.keyboard.type("g1")
+    expect(cursor).to_have_attribute("data-square", "g1")
+    page.keyboard.press("Enter")
+    assert wait_moves(page, 1) == ["O-O"]
+    page.keyboard.type("e8")
+    page.keyboard.press(" ")
+    page.keyboard.type("e6")                                        # no king move
+    page.keyboard.press("Enter")
+    expect(page.locator("#status-note")).to_have_text("That piece cannot go to e6.")
+    expect(page.locator("[data-square='e8'].selected")).to_have_count(1)     # still in hand
+    assert moves_of(page) == ["O-O"]
+    page.keyboard.type("c8")
+    page.keyboard.press("Enter")
+    assert wait_moves(page, 2) == ["O-O", "O-O-O"]
+    page.keyboard.type("e4")                                        # an empty square: nothing to pick up
+    page.keyboard.press("Enter")
+    expect(page.locator("#status-note")).to_have_text("There is no piece to move on e4.")
+    page.keyboard.type("g1")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Escape")                                   # Escape lets go
+    expect(page.locator("#board .square.selected")).to_have_count(0)
+    assert watched.problems == [], watched.problems
+
+
+def _bottom_left(page) -> str:
+    """The square in the board's bottom left corner: a1 with White at the bottom, h8 with Black."""
+    return page.locator("#board .square").nth(56).get_attribute("data-square")
+
+
+def _reload(page) -> None:
+    page.reload()
+    page.wait_for_selector("[data-square='e1'] img.piece")
+    expect(page.locator("#level option")).not_to_have_count(0)
+
+
+def test_flip_is_for_the_game_in_hand_only(open_page):
+    """Issue 72, item 4: Flip turns the game in hand (and a reload keeps it so), but a new game
+    shows the person's colour at the bottom, White between people."""
+    watched = open_page()
+    page = watched.page
+    start(page, "robot")
+    page.click("#flip")
+    assert _bottom_left(page) == "h8" and page.inner_text("#player-top .name") == "You"
+    _reload(page)
+    expect(page.locator("#board .square").nth(56)).to_have_attribute("data-square", "h8")   # the same game
+    start(page, "robot", color="white")
+    assert _bottom_left(page) == "a1"
+    assert page.inner_text("#player-bottom .name") == "You" and page.inner_text("#player-top .name") == "Jitfish 400"
+    _reload(page)
+    expect(page.locator("#board .square").nth(56)).to_have_attribute("data-square", "a1")
+    assert page.inner_text("#player-bottom .name") == "You"
+    start(page, "robot", color="black")
+    assert _bottom_left(page) == "h8" and page.inner_text("#player-bottom .name") == "You"
+    page.click("#flip")
+    start(page, "human")
+    assert _bottom_left(page) == "a1"
+    assert watched.problems == [], watched.problems
+
+
+def test_the_levels_plays_like_line_shows_from_the_first_visit(open_page):
+    """Issue 72, item 6: the selected level's "Plays like ..." line is there on a first visit, after
+    a reload and in every language, not only once the level has been changed."""
+    watched = open_page()
+    page = watched.page
+    style = page.locator("#level-style")
+    assert page.input_value("#level") == "1200"
+    expect(style).to_be_visible()
+    expect(style).to_have_text(re.compile(r"^Plays like a lichess \d+ player"))
+    _reload(page)
+    expect(style).to_be_visible()
+    expect(style).to_have_text(re.compile(r"^Plays like a lichess \d+ player"))
+    english = style.inner_text()
+    for code in ("kn", "ta", "gu", "hi"):
+        page.select_option("#language", code)
+        expect(page.locator("html")).to_have_attribute("lang", code)
+        expect(style).to_be_visible()
+        expect(style).not_to_have_text(english)
+        assert style.inner_text().strip()
+    _reload(page)                                                   # in that language from the start
+    expect(page.locator("html")).to_have_attribute("lang", "hi")
+    expect(style).to_be_visible()
+    assert style.inner_text().strip() and style.inner_text() != english
+    page.select_option("#language", "en")
+    assert watched.problems == [], watched.problems
+
+
+LAPTOP = {"width": 1366, "height": 768}
+
+
+def _form_problems(page) -> list[str]:
+    """What of the new-game form a person cannot see as it is after a game has started: its title
+    or its first menu out of view, an element cut by the form's scroll box, a box scrolled away
+    from its top. A folded form needs only its title in view."""
+    return page.evaluate("""() => {
+      const problems = [];
+      const inView = (el) => { const r = el.getBoundingClientRect();
+        return r.top >= -1 && r.bottom <= innerHeight + 1 && r.left >= -1 && r.right <= innerWidth + 1; };
+      const setup = document.getElementById('setup');
+      if (document.getElementById('setup-fields').hidden) {
+        if (!inView(document.getElementById('setup-toggle'))) problems.push('the folded form is out of view');
+        return problems;
+      }
+      for (const id of ['setup-title', 'opponent']) if (!inView(document.getElementById(id))) problems.push(`${id} is out of view`);
+      if (setup.scrollTop !== 0) problems.push(`the form is scrolled ${setup.scrollTop} px from its top`);
+      const box = setup.getBoundingClientRect();
+      const top = box.top + setup.clientTop, bottom = top + setup.clientHeight;
+      for (const el of setup.querySelectorAll('h2, label, select, input, textarea, button, summary, p, legend')) {
+        if (!el.checkVisibility()) continue;
+        const r = el.getBoundingClientRect();
+        if (r.height < 2) continue;
+        const inside = r.top >= top - 1 && r.bottom <= bottom + 1, outside = r.bottom <= top + 1 || r.top >= bottom - 1;
+        if (!inside && !outside) problems.push(`cut: ${el.id || el.tagName.toLowerCase()} "${el.textContent.trim().slice(0, 30)}"`);
+      }
+      return problems;
+    }""")
+
+
+SHORT_PGN = '[White "Ann"]\n[Black "Bo"]\n\n1. e4 e5 2. Nf3 Nc6 *'
+
+
+def test_the_new_game_form_is_never_left_cut_or_scrolled_away_at_1366x768(open_page):
+    """Issue 72, item 7: at 1366x768 the form was a 286 px scroll box left at its bottom once a game
+    had started (title, Opponent, Level and Clock out of view, a menu cut in half). After a start its
+    top is in view with nothing cut, or it is folded under its title; in English and in Tamil,
+    the longest of the page's languages, from the form and from a pasted PGN."""
+    watched = open_page(LAPTOP)
+    page = watched.page
+    for code in ("en", "ta"):
+        page.select_option("#language", code)
+        expect(page.locator("html")).to_have_attribute("lang", code)
+        for kwargs in ({"opponent": "robot", "level": "1200", "clock": "3+2"},
+                       {"opponent": "human", "clock": "5+0"},
+                       {"opponent": "robot", "level": "1000", "clock": "none", "position": SHORT_PGN}):
+            kwargs = dict(kwargs)
+            start(page, kwargs.pop("opponent"), **kwargs)
+            page.wait_for_timeout(300)
+            assert _form_problems(page) == [], (code, kwargs)
+        if page.locator("#setup-fields").is_hidden():
+            page.click("#setup-toggle")
+        page.wait_for_timeout(200)
+        assert page.evaluate("document.getElementById('setup').scrollTop") == 0    # opened at its top
+    page.select_option("#language", "en")
+    assert watched.problems == [], watched.problems
+
+
+PASTED_PGN = """[Event "Casual correspondence"]
+[Site "Berlin GER"]
+[Date "1852.??.??"]
+[Round "-"]
+[White "Anderssen, Adolf"]
+[Black "Dufresne, Jean"]
+[Result "1-0"]
+[WhiteElo "2600"]
+[BlackElo "2450"]
+[TimeControl "600+5"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 1-0
+"""
+
+
+def _downloaded(page, button: str) -> chess.pgn.Game:
+    with page.expect_download() as download:
+        page.click(button)
+    return chess.pgn.read_game(io.StringIO(Path(download.value.path()).read_text()))
+
+
+def test_a_pasted_pgn_keeps_its_players_and_headers(open_page):
+    """Issue 72, item 8: a game started from a pasted PGN keeps its tags in "Save PGN" and in the
+    review's annotated PGN (they said White, Black, the form's clock and `*`); between people its
+    players' names are beside the board; its result stands until play goes on from it."""
+    watched = open_page()
+    page = watched.page
+    start(page, "human", position=PASTED_PGN, clock="3+2")
+    expect(page.locator("#player-bottom .name")).to_have_text("Anderssen, Adolf")
+    expect(page.locator("#player-top .name")).to_have_text("Dufresne, Jean")
+    record = _downloaded(page, "#pgn-download")
+    wanted = {"White": "Anderssen, Adolf", "Black": "Dufresne, Jean", "Event": "Casual correspondence",
+              "Site": "Berlin GER", "Date": "1852.??.??", "Round": "-", "WhiteElo": "2600", "BlackElo": "2450",
+              "TimeControl": "600+5", "Result": "1-0"}
+    assert {key: record.headers.get(key) for key in wanted} == wanted
+    page.click("#review")
+    expect(page.locator("#accuracy-white")).to_contain_text("%", timeout=REVIEW_WAIT_MS)
+    annotated = _downloaded(page, "#review-pgn")
+    assert {key: annotated.headers.get(key) for key in wanted} == wanted
+    assert len(list(annotated.mainline_moves())) == 6 and "[%eval" in str(annotated)
+    click_move(page, "c2c3")                                        # the game goes on from there
+    wait_moves(page, 7)
+    record = _downloaded(page, "#pgn-download")
+    assert record.headers["Result"] == "*" and record.headers["White"] == "Anderssen, Adolf"
     assert watched.problems == [], watched.problems
 
 

@@ -122,3 +122,82 @@ def test_the_pages_pgn_names_the_player_and_the_robots_level():
         {"minutes": 5, "increment": 3}]}}), random.Random(2))
     headers = chess.pgn.read_game(io.StringIO(bronstein.pgn(bronstein.pgn_headers()))).headers
     assert headers["TimeControl"] == "300" and headers["TimeControlDelay"] == "Bronstein 3"
+
+
+# A game pasted as PGN (the set-up box), ended by a resignation after 3...Bc5 (issue 72, item 8).
+PASTED = """[Event "Casual correspondence"]
+[Site "Berlin GER"]
+[Date "1852.??.??"]
+[Round "-"]
+[White "Anderssen, Adolf"]
+[Black "Dufresne, Jean"]
+[Result "1-0"]
+[WhiteElo "2600"]
+[BlackElo "2450"]
+[TimeControl "600+5"]
+[ECO "C50"]
+[Termination "Normal"]
+[PlyCount "6"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 1-0
+"""
+
+
+def _record(game: Game) -> chess.pgn.Game:
+    return chess.pgn.read_game(io.StringIO(game.to_json(0.0)["pgn"]))
+
+
+def test_a_pasted_pgn_keeps_its_headers_and_its_result_until_play_goes_on():
+    """The game's own tags stay in the PGN the page saves (and so in the review's): the players,
+    the event, the date, the ratings, the time control; its result while no move has been played
+    after it (or taken back to it). The moves go on from where it ended; between people the names
+    beside the board are the PGN's."""
+    game = make(position=PASTED, clock="3+2")
+    assert [p.san for p in game.plies][-1] == "Bc5" and not game.over
+    assert game.clock.control == PRESETS["3+2"]                      # the form's clock governs play
+    state = game.to_json(0.0)
+    assert state["players"] == {"white": "Anderssen, Adolf", "black": "Dufresne, Jean"}
+    record = _record(game)
+    tags = record.headers
+    assert (tags["White"], tags["Black"], tags["Event"], tags["Site"]) == \
+        ("Anderssen, Adolf", "Dufresne, Jean", "Casual correspondence", "Berlin GER")
+    assert (tags["Date"], tags["Round"], tags["WhiteElo"], tags["BlackElo"]) == ("1852.??.??", "-", "2600", "2450")
+    assert (tags["TimeControl"], tags["ECO"], tags["Result"], tags["Termination"]) == ("600+5", "C50", "1-0", "Normal")
+    assert tags["PlyCount"] == "6" and "FEN" not in tags
+    assert game.to_json(0.0)["pgn"].rstrip().endswith("1-0")
+    assert [m.uci() for m in record.mainline_moves()] == ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5"]
+    play(game, "c2c3")                                               # play goes on: the result is open
+    tags = _record(game).headers
+    assert tags["Result"] == "*" and "Termination" not in tags and "PlyCount" not in tags
+    assert (tags["White"], tags["Black"], tags["TimeControl"]) == ("Anderssen, Adolf", "Dufresne, Jean", "600+5")
+    assert game.to_json(0.0)["pgn"].rstrip().endswith("*")
+    game.take_back()
+    assert _record(game).headers["Result"] == "1-0"                  # back where the pasted game ended
+    play(game, "c2c3", "g8f6", "d2d4")
+    game.resign(chess.BLACK)
+    tags = _record(game).headers
+    assert tags["Result"] == "1-0" and tags["Termination"] == "normal"      # this game's own end
+    assert _record(game).end().comment.endswith("Black resigns: White wins")
+
+
+def test_a_pasted_pgn_against_the_robot_and_pgns_without_tags():
+    robot = Game(Settings.from_json({"opponent": "robot", "color": "black", "elo": 1000, "clock": "none",
+                                     "position": PASTED}), random.Random(1))
+    assert str(robot.player_name(chess.BLACK)) == "You" and robot.player_name(chess.WHITE) == "Jitfish 1000"
+    tags = _record(robot).headers
+    assert (tags["White"], tags["Black"], tags["WhiteElo"], tags["BlackElo"]) == \
+        ("Anderssen, Adolf", "Dufresne, Jean", "2600", "2450")
+    # Tags a PGN leaves unknown ("?") and moves without tags: the page's own.
+    unknown = make(position='[Event "?"]\n[Site "?"]\n[White "?"]\n[Black "Bob"]\n[Result "*"]\n\n1. d4 d5 *')
+    tags = _record(unknown).headers
+    assert (tags["Event"], tags["Site"], tags["White"], tags["Black"], tags["Result"]) == \
+        ("Casual game", "Jitfish web", "White", "Bob", "*")
+    assert str(unknown.player_name(chess.WHITE)) == "White" and unknown.player_name(chess.BLACK) == "Bob"
+    bare = Game(Settings.from_json({"opponent": "robot", "color": "white", "elo": 1000, "clock": "3+2",
+                                    "position": "1. e4 e5"}), random.Random(1))
+    tags = _record(bare).headers
+    assert (tags["White"], tags["Black"], tags["BlackElo"], tags["TimeControl"]) == \
+        ("Player", "Jitfish 1000", "1000", "180+2")
+    # A pasted game that ended on the board: its end is this game's end.
+    mated = make(position='[White "A"]\n[Black "B"]\n[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1')
+    assert mated.over and _record(mated).headers["Result"] == "0-1"

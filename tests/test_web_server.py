@@ -610,6 +610,33 @@ def test_another_host_prints_a_warning_and_sigterm_stops_cleanly():
     assert "Jitfish web stopped." in out and "Traceback" not in err
 
 
+def test_a_closed_standard_output_does_not_end_jitfish_web_with_a_traceback():
+    """A launcher that reads the address and goes (its pipe closed): the server keeps serving, and
+    Ctrl-C stops it cleanly, its last line ("Jitfish web stopped.") said to nobody (issue 72, item 9)."""
+    process, url = _start_command()
+    try:
+        process.stdout.close()                                  # whoever read the address has gone
+        base, token = url.split("/?")[0], url.split("token=")[1]
+
+        async def still_serving() -> None:
+            async with aiohttp.ClientSession() as http:
+                assert (await http.get(url)).status == 200
+                async with http.ws_connect(f"{base}/ws?token={token}", headers={"Origin": base}) as ws:
+                    page = Page(ws)
+                    await page.send({"type": "hello", "settings": HUMAN_SETTINGS})
+                    await page.until(lambda g: g["turn"] == "white")
+        asyncio.run(still_serving())
+        os.killpg(process.pid, signal.SIGINT)
+        process.wait(timeout=30)
+        err = process.stderr.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert "Traceback" not in err and "BrokenPipeError" not in err and "Exception ignored" not in err, err
+    assert process.returncode == 0, err
+
+
 def test_only_the_command_line_imports_the_web_package():
     """The web front end sits on top: nothing of the project imports it but jitfish/cli.py."""
     from engine.cachedir import project_modules

@@ -7,11 +7,13 @@ drives it, with `now` read from a monotonic clock.
 
 from __future__ import annotations
 
+import io
 import random
 from dataclasses import dataclass
 from typing import Any
 
 import chess
+import chess.pgn
 
 from search.levels import FULL_STRENGTH_ELO, MIN_ELO
 
@@ -25,6 +27,10 @@ from jitfish.robot_policy import robot_name
 from jitfish.i18n import N_, Msg
 
 MAX_POSITION_TEXT = 20000          # characters of FEN or PGN accepted for a set-up
+# A pasted PGN's tags that the record writes itself (the start position) or that say how the
+# pasted game ended, kept only while the game is where it ended (`Game.pgn`).
+SETUP_TAGS = ("FEN", "SetUp", "Variant")
+ENDING_TAGS = ("Result", "Termination", "PlyCount")
 STATUS = {                         # the status line by whose turn it is and the state of the game
     ("white", "plain"): N_("White to move"),
     ("white", "check"): N_("White to move (check)"),
@@ -111,11 +117,13 @@ class Game(model.Game):
             human = COLOURS[choice]
         super().__init__(start, human, settings.clock, settings.takeback)
         self.premove: tuple[str, str, str] | None = None      # from, to, promotion piece
+        self.pasted_tags = pasted_tags(settings.position)
 
     def player_name(self, colour: chess.Color) -> Msg | str:
-        """The name beside the board: White and Black between people, You and the robot's."""
+        """The name beside the board: between people White and Black, or the players of a pasted
+        PGN; against the robot You and the robot's."""
         if self.human is None:
-            return Msg("White") if colour == chess.WHITE else Msg("Black")
+            return self.pasted_tags.get(side_name(colour)) or (Msg("White") if colour == chess.WHITE else Msg("Black"))
         if colour == self.human:
             return Msg("You")
         return robot_name(self.settings.elo)
@@ -235,10 +243,43 @@ class Game(model.Game):
         return Msg("Chess960") if number is None else Msg("Chess960 (start {number})", number=number)
 
     def pgn_headers(self) -> dict[str, str]:
-        """The page's PGN tags: event, site, the players and the robot's level."""
+        """The page's PGN tags: event, site, the players and the robot's level; for a game pasted
+        as PGN, its own tags where it has them (the players, event, site, date, round, ratings,
+        time control, opening...), ours for the rest."""
         headers = {"Event": "Casual game", "Site": "Jitfish web"}
         for colour in (chess.WHITE, chess.BLACK):
-            headers[side_name(colour)] = "Player" if colour == self.human else str(self.player_name(colour))
-        if self.human is not None:
-            headers[f"{side_name(not self.human)}Elo"] = str(self.settings.elo)
+            name = side_name(colour)
+            headers[name] = "Player" if colour == self.human else str(self.player_name(colour))
+            if colour != self.human and self.human is not None and name not in self.pasted_tags:
+                headers[f"{name}Elo"] = str(self.settings.elo)     # the robot's level, where it is named
+        headers.update({key: value for key, value in self.pasted_tags.items()
+                        if key not in SETUP_TAGS + ENDING_TAGS + ("TimeControl", "TimeControlDelay")})
         return headers
+
+    def pgn(self, headers: dict[str, str]) -> str:
+        """The shared game's PGN (jitfish/game.py), with a pasted game's time control and, while
+        the game is where the pasted one ended (no move played after it, or taken back to it), its
+        result and how it ended. The form's clock governed any move played here: their [%clk]."""
+        text = super().pgn(headers)
+        late = {key: value for key, value in self.pasted_tags.items() if key in ("TimeControl", "TimeControlDelay")}
+        ended = self.pasted_tags.get("Result") in ("1-0", "0-1", "1/2-1/2")
+        if ended and not self.over and len(self.plies) == self.first_live_ply:
+            late.update({key: value for key, value in self.pasted_tags.items() if key in ENDING_TAGS})
+        if not late:
+            return text
+        record = chess.pgn.read_game(io.StringIO(text))
+        if "TimeControl" in late:
+            record.headers.pop("TimeControlDelay", None)         # the form's delay, not the pasted game's
+        record.headers.update(late)
+        return str(record.accept(chess.pgn.StringExporter(headers=True, variations=False, comments=True))) + "\n"
+
+
+def pasted_tags(position: str) -> dict[str, str]:
+    """The tags of a game pasted as PGN that say something (not the "?" of an unknown value),
+    in their order; {} for a FEN, a start number or moves without tags."""
+    if not position.lstrip().startswith("["):
+        return {}
+    headers = chess.pgn.read_headers(io.StringIO(position))
+    if headers is None:
+        return {}
+    return {key: value.strip() for key, value in headers.items() if value.strip().strip("?.")}

@@ -22,7 +22,7 @@ import sys
 import time
 import webbrowser
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from aiohttp import WSMsgType, web
 
@@ -378,15 +378,15 @@ async def serve(host: str, port: int | None, open_browser: bool) -> None:
         bound = runner.addresses[0][1]
         shown = "127.0.0.1" if _is_wildcard(host) else (f"[{host}]" if ":" in host else host)
         url = f"http://{shown}:{bound}/?token={token}"
-        print(f"Jitfish web: {url}", flush=True)
+        _say(f"Jitfish web: {url}")
         if not _is_loopback(host):
-            print(f"warning: listening on {host}, not only on this computer: anyone who can reach it and "
-                  "has the address with its key can play here", file=sys.stderr, flush=True)
+            _say(f"warning: listening on {host}, not only on this computer: anyone who can reach it and "
+                 "has the address with its key can play here", sys.stderr)
         if open_browser and _has_browser():
             await asyncio.get_running_loop().run_in_executor(None, webbrowser.open, url)
         else:
-            print("Open that address in your browser.", flush=True)
-        print("Press Ctrl-C to stop.", flush=True)
+            _say("Open that address in your browser.")
+        _say("Press Ctrl-C to stop.")
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()
@@ -400,7 +400,36 @@ def main(host: str, port: int | None, open_browser: bool) -> int:
     except (KeyboardInterrupt, asyncio.CancelledError):
         pass
     except OSError as exc:
-        print(f"error: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
+        _say(f"error: cannot listen on {host}:{port}: {exc.strerror or exc}", sys.stderr)
         return 2
-    print("Jitfish web stopped.", flush=True)
+    _say("Jitfish web stopped.")
     return 0
+
+
+def _say(line: str, stream: TextIO | None = None) -> None:
+    """Print a line of the command's (to standard output unless `stream`). A stream that has gone
+    away (a launcher that read the address and exited, a closed pipe, a closed terminal) is no
+    error: the server goes on serving and says nothing more there, and Python's flush at exit
+    finds nothing to complain about."""
+    stream = stream or sys.stdout
+    if stream is None:
+        return
+    try:
+        print(line, file=stream, flush=True)
+    except (OSError, ValueError):            # BrokenPipeError, EIO; ValueError: the stream was closed
+        _silence(stream)
+
+
+def _silence(stream: TextIO) -> None:
+    """Send what `stream` still holds, and all it is given from now on, to the null device."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, stream.fileno())
+        finally:
+            os.close(null)
+    except (OSError, ValueError):            # no descriptor of its own: drop the stream instead
+        if stream is sys.stdout:
+            sys.stdout = None
+        elif stream is sys.stderr:
+            sys.stderr = None

@@ -40,13 +40,13 @@
   I18n.setNotation(prefs.notation || null);
   const sounds = new Sounds();
   sounds.setEnabled(prefs.sound);
-  const board = new ChessBoard($("board"), boardMove, cancelPremove);
+  const board = new ChessBoard($("board"), boardMove, cancelPremove, (say) => { note(say, "error", 5000); renderStatus(); });
 
   let game = null;              // the last state from the server
   let gameId = null;
   let thinking = false;
   let viewPly = null;           // null: the game now; a number: that many plies into the game
-  let flipped = tab.get("flipped", false);
+  let flipped = false;          // Flip: a view choice for the game in hand only (kept over a reload)
   let clockBase = null;         // {white, black, running, delay, at}
   let lowWarned = {white: false, black: false};
   let statusNote = null;        // {text, kind, until}; text a string (the server's) or a function (ours)
@@ -238,6 +238,11 @@
       $("resign-choice").hidden = true;
     }
     if (newGame) {
+      // A new game shows the person's colour at the bottom (White between people); the same game
+      // again (a reload, a lost connection) keeps its flip.
+      const kept = tab.get("flipped", null);
+      flipped = !!kept && typeof kept === "object" && kept.session === message.session &&
+                kept.game === message.game_id && kept.on === true;
       lowWarned = {white: false, black: false};
       typedAhead = null;
       setupOpen = null;
@@ -264,6 +269,7 @@
       sendTyped(text);
     }
     if (newGame && previous) showBoard();
+    if (newGame && (previous || game.moves.length)) fitSetup();
     if (previous && !newGame && !previous.over && game.over) {
       sounds.play("end");
       showGameOver();
@@ -354,12 +360,25 @@
     const open = setupOpen === null ? !busy : setupOpen;
     $("setup-fields").hidden = !open;
     $("setup").classList.toggle("folded", !open);
+    $("side").classList.toggle("setup-open", open);
     $("setup-toggle").setAttribute("aria-expanded", String(open));
   }
   $("setup-toggle").addEventListener("click", () => {
     setupOpen = $("setup-fields").hidden;
     renderSetup();
+    $("setup").scrollTop = 0;                     // opened at its top
   });
+
+  // A game started (or one in progress, reloaded): the form is shown from its top, and folded
+  // away under its title where even then it would not fit beside the board (it would be cut).
+  function fitSetup() {
+    const setup = $("setup");
+    setup.scrollTop = 0;
+    if (setupOpen === null && !$("setup-fields").hidden && setup.scrollHeight > setup.clientHeight + 1) {
+      setupOpen = false;
+      renderSetup();
+    }
+  }
 
   // The ply the game's view shows (the game now, or the move clicked).
   function shownPly() {
@@ -1000,7 +1019,7 @@
 
   function flip() {
     flipped = !flipped;
-    tab.set("flipped", flipped);
+    tab.set("flipped", {session: tab.get("session", null), game: gameId, on: flipped});
     board.hideArrow();
     render();
   }
@@ -1280,6 +1299,7 @@
     if (first) {
       level.value = "1200";
       writeSettings(saved.get("settings", null));
+      formChanged(false);                 // the level's "plays like" line, stored settings or none
       return;
     }
     if (chosenLevel && ![...level.options].some((o) => o.value === chosenLevel)) addLevel(Number(chosenLevel), chosenLevel);
@@ -1325,6 +1345,7 @@
     setupOpen = true;
     renderSetup();
     const setup = $("setup");
+    setup.scrollTop = 0;
     setup.scrollIntoView({behavior: "smooth", block: "nearest"});
     setup.classList.add("flash");
     setTimeout(() => setup.classList.remove("flash"), 1200);

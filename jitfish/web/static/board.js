@@ -92,11 +92,13 @@ function parsePlacement(fen) {
 class ChessBoard {
   // el: an empty element; onMove(from, to, promotion, premove) is called for a move the player
   // made (premove: made while the opponent is to move), onCancel() for a right-click or a click
-  // that selects nothing (it drops a queued pre-move).
-  constructor(el, onMove, onCancel) {
+  // that selects nothing (it drops a queued pre-move), onNote(say) for why a key did nothing
+  // (`say` gives the words in the language of the moment).
+  constructor(el, onMove, onCancel, onNote) {
     this.el = el;
     this.onMove = onMove;
     this.onCancel = onCancel || (() => {});
+    this.onNote = onNote || (() => {});
     this.premoving = false;          // the movable side's moves are pre-moves: no chooser, no slide
     this.premove = null;             // {from, to} queued
     this.hintSquare = null;
@@ -112,7 +114,7 @@ class ChessBoard {
     this.squares = {};
     this.cursor = null;              // the keyboard's square, while the board has the keyboard focus
     this.keyboard = false;           // the board was reached by keyboard (not clicked)
-    this.typed = "";                 // a file letter typed, waiting for its rank
+    this.typed = "";                 // a file letter typed, waiting for its rank (a square moves the cursor)
     this.build();
   }
 
@@ -523,9 +525,9 @@ class ChessBoard {
     } else if (key.length === 1 && FILES.includes(key)) {
       this.typed = key;
     } else if (this.typed && key.length === 1 && key >= "1" && key <= "8") {
-      const square = this.typed + key;
+      const square = this.typed + key;     // the cursor goes there; Enter or Space acts, as for the arrows
       this.typed = "";
-      this.moveCursor(square, true);
+      this.moveCursor(square, false);
     } else {
       return;
     }
@@ -533,14 +535,29 @@ class ChessBoard {
     event.stopPropagation();
   }
 
-  // The cursor to `name`; with `press`, a press there (picks up the piece, or makes the move).
+  // The cursor to `name`; with `press` (Enter or Space), a press there: it picks up the piece,
+  // puts the piece in hand down (the move, or back on its own square), or says why it cannot.
   moveCursor(name, press) {
     this.cursor = name;
     if (press && this.answerPending) this.earlyClicks.push(name);
     else if (press && this.selected === name) this.select(null);      // as a second click on it
-    else if (press) this.press(name);
+    else if (press) this.keyPress(name);
     this.drawMarks();
     this.announce();
+  }
+
+  // Enter or Space on a square: as a click, except that a square where the piece in hand cannot
+  // go keeps it in hand (another square may be tried, Escape lets go), and a press that does
+  // nothing says why.
+  keyPress(name) {
+    const from = this.selected;
+    if (from && !(this.legal[from] || []).includes(name) && !(this.owns(name) && (this.legal[name] || []).length)) {
+      this.onNote(() => t("That piece cannot go to {square}.", {square: name}));
+      return;
+    }
+    if (this.press(name) || !this.movable) return;
+    if (this.owns(name)) this.onNote(() => t("The piece on {square} has no move now.", {square: name}));
+    else this.onNote(() => t("There is no piece to move on {square}.", {square: name}));
   }
 
   announce() {
