@@ -27,7 +27,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from eval.shipped import default_network, review_network
 from jitfish.web.robot import Adviser, Robot
-from jitfish.web.server import MAX_MESSAGE, MAX_SESSIONS, WebServer
+from jitfish.web.server import MAX_MESSAGE, MAX_SESSIONS, STATIC, WebServer
 from search.levels import FULL_STRENGTH_ELO
 from tests.uci_driver import quiet_machine  # noqa: F401  (the fixture)
 
@@ -166,9 +166,13 @@ def test_page_needs_the_key_and_is_served_with_security_headers():
             assert (await client.get("/?token=wrong")).status == 403
             rebound = await client.get(f"/?token={TOKEN}", headers={"Host": f"evil.example:{client.port}"})
             assert rebound.status == 403
-            for path in ("/static/app.js", "/static/board.js", "/static/sound.js", "/static/style.css",
+            for path in ("/static/main.js", "/static/chess-board.js", "/static/sound.js", "/static/style.css",
                          "/static/pieces/wK.svg", "/static/pieces/bN.svg", "/static/ASSETS.md"):
                 assert (await client.get(path)).status == 200, path
+            for script in sorted(STATIC.glob("*.js")):     # ES modules: refused by the browser unless JavaScript
+                response = await client.get(f"/static/{script.name}")
+                assert response.status == 200, script.name
+                assert response.content_type in ("text/javascript", "application/javascript"), script.name
             assert (await client.get("/static/../server.py")).status in (403, 404)
     asyncio.run(scenario())
 

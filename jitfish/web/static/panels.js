@@ -1,8 +1,8 @@
 // The parts of the `jitfish web` page that show what the engine says: the review's evaluation
 // graph and accuracy lines, the analysis board's engine lines, and the evaluation bar. They draw
 // what the server computed (White's winning chances from -1 to 1, scores as text, lines in SAN);
-// app.js decides when and with what.
-"use strict";
+// review.js and analysis.js decide when and with what. An ES module.
+import {t, tn, I18n} from "./i18n.js";
 
 const GRAPH_WIDTH = 600;
 const GRAPH_HEIGHT = 100;
@@ -13,7 +13,7 @@ function svgElement(name, attributes) {
   return el;
 }
 
-const Panels = {
+export const Panels = {
   // The review's graph: White's chances after every position (up: White better), the marked
   // moves as coloured strokes, the position shown as a line; one `rect[data-ply]` per position
   // to click. graph: [{ply, y, text}], plies: the review's moves ({mark}), current: the ply shown,
@@ -107,5 +107,3 @@ const Panels = {
     el.dataset.value = text || "";
   },
 };
-
-window.Panels = Panels;

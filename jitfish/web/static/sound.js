@@ -1,9 +1,9 @@
 // Sounds of `jitfish web`, synthesised with the Web Audio API (no sound files): move, capture,
 // check, castle, game end and low time. Browsers allow audio only after a user gesture, so the
-// audio context is made on the first click, touch or key press.
-"use strict";
+// audio context is made on the first click, touch or key press. An ES module: main.js makes the
+// page's one Sounds.
 
-class Sounds {
+export class Sounds {
   constructor() {
     this.enabled = true;
     this.context = null;
@@ -98,5 +98,3 @@ class Sounds {
     }
   }
 }
-
-window.Sounds = Sounds;

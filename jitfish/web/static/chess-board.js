@@ -3,8 +3,9 @@
 // the arrow keys or by typing a square, Enter or Space to pick up and put down), shows legal
 // destinations, the last move, check, arrows (a hint, the review's better move, the engine's
 // lines), a queued pre-move and the promotion chooser. It knows no chess rules: the legal moves come from the server
-// (through app.js) as {from: [to, ...]}; for a pre-move, where each piece may go.
-"use strict";
+// (through game-view.js) as {from: [to, ...]}; for a pre-move, where each piece may go. An ES module:
+// the class, and the pieces' pictures and names that the players' material (game-view.js) uses too.
+import {t, tp} from "./i18n.js";
 
 const FILES = "abcdefgh";
 const PIECE_NAMES = {p: "P", n: "N", b: "B", r: "R", q: "Q", k: "K"};
@@ -19,7 +20,7 @@ function boardLabel() {
 }
 
 // A piece's name for its picture ("white knight"), by its FEN letter.
-function pieceName(piece) {
+export function pieceName(piece) {
   switch (piece) {
     case "K": return tp("piece", "white king");
     case "Q": return tp("piece", "white queen");
@@ -66,13 +67,13 @@ function promotionName(letter) {
   }
 }
 
-function pieceUrl(piece) {           // piece: FEN letter, upper case for White
+export function pieceUrl(piece) {           // piece: FEN letter, upper case for White
   const colour = piece === piece.toUpperCase() ? "w" : "b";
   return `static/pieces/${colour}${PIECE_NAMES[piece.toLowerCase()]}.svg`;
 }
 
 // The piece placement of a FEN as {square: letter}.
-function parsePlacement(fen) {
+export function parsePlacement(fen) {
   const placement = {};
   const ranks = fen.split(" ")[0].split("/");
   ranks.forEach((row, index) => {
@@ -89,7 +90,7 @@ function parsePlacement(fen) {
   return placement;
 }
 
-class ChessBoard {
+export class ChessBoard {
   // el: an empty element; onMove(from, to, promotion, premove) is called for a move the player
   // made (premove: made while the opponent is to move), onCancel() for a right-click or a click
   // that selects nothing (it drops a queued pre-move), onNote(say) for why a key did nothing
@@ -620,7 +621,3 @@ class ChessBoard {
     this.arrowLayer.querySelectorAll("line").forEach((line) => line.remove());
   }
 }
-
-window.ChessBoard = ChessBoard;
-window.parsePlacement = parsePlacement;
-window.pieceUrl = pieceUrl;
