@@ -28,7 +28,7 @@ import shutil
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "eval", "perft", "search", "jitfish")   # the layers, lowest first
+PACKAGES = ("engine", "eval", "perft", "search", "checkers", "jitfish")   # the layers, lowest first
 KEEP_OTHER_VERSIONS = 12      # frozen worktrees (matches, A/B tests) may still use older ones
 SHIPPED = ROOT / "engine" / "compiled"      # the cache a wheel carries, made when it was built
 MARKER = "complete.json"                     # written by jitfish/warmup.py once every kernel is in

@@ -3,7 +3,8 @@ every module numba compiles.
 
 One top-level package per layer, lowest first (docs/internals.md): the core (`engine`); the
 evaluation (`eval`) and perft (`perft`) beside it, each on the core only; the search (`search`) on
-core and evaluation; the front ends (`jitfish`) on top. tools/ and tests/ may use everything.
+core and evaluation; the checkers core (`checkers`) on nothing of the chess ones; the front ends
+(`jitfish`) on top. tools/ and tests/ may use everything.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ ALLOWED = {                         # package -> the packages its modules may im
     "eval": {"engine", "eval"},
     "perft": {"engine", "perft"},
     "search": {"engine", "eval", "search"},
-    "jitfish": {"engine", "eval", "perft", "search", "jitfish"},
+    "checkers": {"checkers"},
+    "jitfish": {"engine", "eval", "perft", "search", "checkers", "jitfish"},
 }
 KERNEL_DECORATORS = {"kernel", "threaded_kernel", "inlined_kernel", "njit", "jit", "intrinsic"}
 
@@ -98,7 +100,8 @@ def test_numba_cache_key_covers_every_kernel_module_and_its_imports():
     module that defines a kernel, and every project module such a module imports, is hashed."""
     modules = dict(SOURCES)
     kernels = {name for name, path in SOURCES if _is_kernel_module(ast.parse(path.read_text(encoding="utf-8")))}
-    assert {"engine.position", "engine.movegen", "eval.evaluate", "search.search", "perft.perft"} <= kernels
+    assert {"engine.position", "engine.movegen", "eval.evaluate", "search.search", "perft.perft",
+            "checkers.position", "checkers.movegen", "checkers.perft"} <= kernels
     needed, pending = set(), list(kernels)
     while pending:
         name = pending.pop()

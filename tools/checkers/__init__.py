@@ -1,0 +1,1 @@
+"""Tools for the checkers core (checkers/): its speed benchmark against the Python libraries."""
