@@ -197,3 +197,72 @@ def test_the_messages_games_make_are_all_in_the_template():
         made |= msgids(control.describe())
     assert made <= template, made - template
     del chess
+
+
+# ---- the review's reasons in each language ---------------------------------------------------------
+
+SCRIPTS = {"kn": (0x0C80, 0x0CFF), "ta": (0x0B80, 0x0BFF), "gu": (0x0A80, 0x0AFF), "hi": (0x0900, 0x097F)}
+# What stays in Latin letters in every language: moves, squares, numbered lines, files.
+NOTATION_WORD = re.compile(r"^(?:\d+\.+|[a-h]|[a-h][1-8]|O-O(?:-O)?[+#]?|[♔♕♖♗♘]?[a-h]?[1-8]?x?[a-h][1-8](?:=.)?[+#]?)$")
+
+
+def _reasons():
+    """Reasons of every kind, as the review gives them, from positions whose engine lines are
+    written out (tests/test_reasons.py's): mates, stalemate, pieces lost and missed, forks,
+    traps, pins, promotions, the better move with its line."""
+    import chess
+
+    from engine.defs import MATE
+    from jitfish.reasons import reason
+    from jitfish.review import Evaluation, first_look
+
+    def said(fen, played, before_score, best, after_score, refutation):
+        board = chess.Board(fen)
+        move = board.parse_san(played)
+
+        def moves(start, sans):
+            start, found = start.copy(), []
+            for san in sans:
+                found.append(start.push_san(san))
+            return tuple(found)
+        child = board.copy()
+        child.push(move)
+        after = Evaluation(after_score, 12, moves(child, refutation))
+        verdict = first_look(Evaluation(before_score, 12, moves(board, best)), move, after)
+        return reason(board, move, verdict, after)
+
+    return [
+        said("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3", "Nf6", -30, ("g6", "Qf3"),
+             MATE - 1, ("Qxf7#",)),
+        said("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", "d3", MATE - 1, ("Qxf7#",),
+             700, ("Nxh5", "Bxf7+")),
+        said("k7/8/8/1Q6/8/8/8/6K1 w - - 0 1", "Qb6", MATE - 5, ("Kf2", "Ka7"), 0, ()),
+        said("4k3/8/4p3/8/3N4/8/8/4K3 w - - 0 1", "Nf5", 230, ("Nb5", "Kd7"), 90, ("exf5", "Kd2")),
+        said("rnbqkb1r/pppp1ppp/5n2/4p3/2B1P3/3P4/PPP2PPP/RNBQK1NR b KQkq - 0 3", "Nxe4", -20, ("Nc6", "Nf3"),
+             180, ("dxe4", "Bc5")),
+        said("r3k3/8/8/8/8/8/6B1/4K3 w - - 0 1", "Kd2", 640, ("Bxa8", "Kd7", "Bd5"), 160, ("Ra2+", "Kc3")),
+        said("r3k3/pp6/8/1N6/8/8/5PPP/6K1 b - - 0 1", "b6", 0, ("Kd7", "Nd4"), 490, ("Nc7+", "Kd7", "Nxa8")),
+        said("5rk1/p4ppp/8/1P6/1n2P3/8/P1P5/R2K4 b - - 0 1", "h6", 0, ("a5", "Ke2"), 290, ("a3", "Kh7", "axb4")),
+        said("5k2/5ppp/3r4/8/8/4B3/5PPP/6K1 b - - 0 1", "g6", 0, ("Rd5", "Kf1"), 300, ("Bc5", "Kg7", "Bxd6")),
+        said("8/8/8/8/8/1p6/3K4/7k w - - 0 1", "Ke2", 0, ("Kc3", "b2", "Kxb2"), 900, ("b2", "Kd3", "b1=Q+")),
+        said("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "Ke2", 40, ("Nf3", "Nc6", "Bb5"),
+             90, ("Nf6", "d3", "d5")),
+    ]
+
+
+@pytest.mark.parametrize("code", sorted(SCRIPTS))
+def test_the_reviews_reasons_come_out_in_each_language(code):
+    """Every kind of reason said in the language: its words in the language's script, nothing in
+    Latin letters but the notation, the moves as figurines; and each differs from the English."""
+    low, high = SCRIPTS[code]
+    speaker = Speaker(code)
+    for message in _reasons():
+        english, text = str(message), speaker.say(message)
+        assert text != english
+        tokens = [t for t in re.split(r"[\s,;:()]+", text) if t]
+        # a square or a move may carry the language's case ending ("f5-இல்", "♕xf7#થી", "b-प्यादा")
+        bare = [re.sub(r"[-\u0900-\u0DFF\u200c\u200d]", "", t).rstrip(".?!") for t in tokens]
+        latin = [t for t in bare if re.search(r"[A-Za-z]", t) and not NOTATION_WORD.match(t)]
+        assert not latin, (code, text, latin)
+        assert any(low <= ord(ch) <= high for ch in text), (code, text)
+        assert not re.search(r"(?<![A-Za-z])[KQRBN][a-h1-8x]", text), (code, text)      # figurines, not letters
