@@ -149,6 +149,16 @@ def _web(args: argparse.Namespace) -> int:
     return web_main(args.host, args.port, not args.no_browser)
 
 
+def _checkers(args: argparse.Namespace) -> int:
+    if getattr(args, "checkers_command", None) == "play":
+        from jitfish.checkers_play import main as checkers_play_main
+
+        return checkers_play_main(args)
+    from jitfish.checkers_protocol import main as checkers_protocol_main
+
+    return checkers_protocol_main()
+
+
 def build_parser() -> argparse.ArgumentParser:
     from jitfish.bench import BENCH_DEPTH
     from engine.fen import STARTING_FEN
@@ -230,11 +240,28 @@ def build_parser() -> argparse.ArgumentParser:
     web.add_argument("--no-browser", action="store_true", help="do not open the page in the default browser")
     web.set_defaults(run=_web)
     sub.add_parser("uci", help="run the UCI loop (the default)")
+    checkers = sub.add_parser("checkers", help="the checkers engine (American checkers): its UCI-like protocol "
+                              "on stdin/stdout, or `checkers play` for a game in the terminal")
+    checkers_sub = checkers.add_subparsers(dest="checkers_command")
+    checkers_play = checkers_sub.add_parser("play", help="play checkers against the engine in the terminal")
+    checkers_play.add_argument("--level", type=int, choices=range(1, 11), default=10, metavar="N",
+                               help="the engine's level, 1 (beginner) to 10 (full strength, the default)")
+    checkers_play.add_argument("--color", choices=["black", "white"], default="black",
+                               help="your colour (Black moves first; default black)")
+    checkers_play.add_argument("--time", type=seconds(ranges.TIME_MS), default=1.0,
+                               help="the engine's most seconds per move (default 1)")
+    checkers_play.add_argument("--fen", default=None, help="start from this PDN FEN position")
+    checkers_play.add_argument("--lang", metavar="LANG",
+                               help="the game's language: en, kn, ta, gu or hi (default: from the environment)")
+    checkers.set_defaults(run=_checkers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv == ["checkers"]:                     # the protocol at once, without the chess parser's imports
+        from jitfish.checkers_protocol import main as checkers_protocol_main
+        return checkers_protocol_main()
     if not argv or argv == ["uci"]:
         from jitfish.uci import main as uci_main
         uci_main()
