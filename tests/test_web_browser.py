@@ -916,7 +916,7 @@ def test_flip_is_for_the_game_in_hand_only(open_page):
     _reload(page)
     expect(page.locator("#board .square").nth(56)).to_have_attribute("data-square", "a1")
     assert page.inner_text("#player-bottom .name") == "You"
-    start(page, "robot", color="black")
+    start(page, "robot", color="black", pause=True)     # the robot's pause: its first move not yet in
     assert _bottom_left(page) == "h8" and page.inner_text("#player-bottom .name") == "You"
     page.click("#flip")
     start(page, "human")
