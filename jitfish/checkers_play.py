@@ -15,9 +15,9 @@ from __future__ import annotations
 import random
 import re
 import sys
-from typing import Callable, Mapping
+from typing import Callable
 
-from jitfish.i18n import N_, SOURCE, Msg, Speaker, from_environment, match
+from jitfish.i18n import N_, SOURCE, Msg, Speaker, choose_language
 
 BLACK, WHITE = 0, 1                 # checkers.defs (imported with the engine, in the session)
 MOVE_SHAPE = re.compile(r"\d{1,2}(?:-\d{1,2}|(?:x\d{1,2})+)")
@@ -38,12 +38,6 @@ HELP_LINES = (
 )
 COMMANDS = {word: word for word, _ in HELP_LINES} | {"exit": "quit"}
 PIECES = {(BLACK, False): "b", (BLACK, True): "B", (WHITE, False): "w", (WHITE, True): "W"}
-
-
-def choose_language(lang: str | None, environ: Mapping[str, str] | None = None) -> str:
-    if lang is not None:
-        return match(lang) or SOURCE
-    return from_environment(environ)
 
 
 def render(board, human: int) -> str:

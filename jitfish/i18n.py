@@ -298,6 +298,14 @@ def from_environment(environ: Mapping[str, str] | None = None) -> str:
     return SOURCE
 
 
+def choose_language(lang: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """The language of a terminal game: `--lang`'s (any tag, `kn_IN` too; one Jitfish does not
+    speak is English, without a word), else the environment's as gettext reads it."""
+    if lang is not None:
+        return match(lang) or SOURCE
+    return from_environment(environ)
+
+
 # ---- saying a message ---------------------------------------------------------------------------------
 
 

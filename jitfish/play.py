@@ -27,7 +27,7 @@ from search.levels import effective_elo, level_for_elo
 from search.timeman import Limits
 
 from jitfish.game import COLOURS, Game, GameError, side_name
-from jitfish.i18n import N_, SOURCE, Moves, Msg, PMsg, Speaker, from_environment, match
+from jitfish.i18n import N_, SOURCE, Moves, Msg, PMsg, Speaker, choose_language
 from jitfish.levels_words import plays_like_sentence
 from jitfish.setup import start_board
 from jitfish.robot_policy import (HINT_SECONDS, JUDGE_SECONDS, Suggestion, accepts_draw, claims_draw, clip_score,
@@ -113,14 +113,6 @@ def help_messages(speaker: Speaker) -> list[Msg]:
     for word, text in HELP_LINES:
         lines.append(Msg(text, command=" / ".join([word, *aliases.get(word, [])])))
     return lines
-
-
-def choose_language(lang: str | None, environ: Mapping[str, str] | None = None) -> str:
-    """The language of the game: `--lang`'s (any tag, `kn_IN` too; one Jitfish does not speak is
-    English, without a word), else the environment's as gettext reads it."""
-    if lang is not None:
-        return match(lang) or SOURCE
-    return from_environment(environ)
 
 
 def make_speaker(lang: str | None, notation: str | None, environ: Mapping[str, str] | None = None) -> Speaker:

@@ -159,15 +159,10 @@ def _resolve(board: chess.Board, side: chess.Color, depth: int) -> int:
         taken = board.piece_type_at(move.to_square) or chess.PAWN        # en passant takes a pawn
         gain = VALUES[chess.piece_name(taken)] + (VALUES[chess.piece_name(move.promotion)] - 1 if move.promotion else 0)
         board.push(move)
-        value = gain - _resolve_for_mover(board, depth - 1)
+        value = gain - _resolve(board, board.turn, depth - 1)
         board.pop()
         best = max(best, value)
     return best if mover_is_side else -best
-
-
-def _resolve_for_mover(board: chess.Board, depth: int) -> int:
-    """What the side to move gains by its best captures (0 when it stands pat)."""
-    return _resolve(board, board.turn, depth)
 
 
 _CONCRETE = re.compile(r"^(?!better was |the evaluation drops)")
