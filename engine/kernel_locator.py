@@ -18,7 +18,7 @@ from numba.core import config
 from numba.core.caching import UserProvidedCacheLocator
 
 ROOT = Path(__file__).resolve().parent.parent
-OWN_PACKAGES = ("engine", "eval", "perft", "search", "jitfish", "tools")
+OWN_PACKAGES = ("engine", "eval", "perft", "search", "checkers", "jitfish", "tools")
 
 
 def package_folder(py_file: str) -> tuple[str, ...] | None:

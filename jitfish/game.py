@@ -156,6 +156,10 @@ class Game:
 
     # ---- who plays ----
 
+    @property
+    def turn(self) -> chess.Color:
+        return self.board.turn
+
     def is_robot(self, colour: chess.Color) -> bool:
         return self.human is not None and colour != self.human
 
@@ -164,7 +168,7 @@ class Game:
         return self.result != "*"
 
     def robot_to_move(self) -> bool:
-        return not self.over and self.is_robot(self.board.turn)
+        return not self.over and self.is_robot(self.turn)
 
     # ---- moves ----
 

@@ -39,6 +39,21 @@ def warm_up() -> None:
     explain(board)
     Searcher(1).warm_up(board)
     FeatureSearch().raw(board)          # the human model's kernel (the levels that play like people)
+    warm_up_checkers()
+
+
+def warm_up_checkers() -> None:
+    """The checkers kernels: perft (bulk and plain), a search, the draw rules, notation."""
+    from checkers.board import Board
+    from checkers.driver import Limits, Searcher
+    from checkers.perft import count
+
+    board = Board("W:W18,K27,30:B10,14,K19")
+    count(board, 3)
+    count(board, 2, bulk=False)
+    board.legal_notation()
+    board.outcome()
+    Searcher(1 << 10).run(board, Limits(depth=4))
 
 
 @contextmanager

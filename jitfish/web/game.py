@@ -15,6 +15,7 @@ from typing import Any
 import chess
 import chess.pgn
 
+from checkers.levels import MAX_LEVEL, MIN_LEVEL
 from search.levels import FULL_STRENGTH_ELO, MIN_ELO
 
 from jitfish import game as model
@@ -26,6 +27,7 @@ from jitfish.web.board import (PROMOTION_PIECES, Targets, check_square, drag_tar
 from jitfish.robot_policy import robot_name
 from jitfish.i18n import N_, Msg
 
+CHECKERS_DEFAULT_LEVEL = 3
 MAX_POSITION_TEXT = 20000          # characters of FEN or PGN accepted for a set-up
 # A pasted PGN's tags that the record writes itself (the start position) or that say how the
 # pasted game ended, kept only while the game is where it ended (`Game.pgn`).
@@ -51,6 +53,8 @@ STATUS = {                         # the status line by whose turn it is and the
 class Settings:
     """What the player chose for a game (validated; `from_json` reads the page's message)."""
     opponent: str = "robot"            # "robot" or "human" (a friend at the same screen)
+    game: str = "chess"                # "chess" or "checkers"
+    level: int = CHECKERS_DEFAULT_LEVEL    # the checkers robot's level (`elo` is the chess robot's)
     color: str = "white"               # the person's colour against the robot: white, black or random
     elo: int = 1200                    # the robot's level
     clock: TimeControl = TimeControl()
@@ -61,7 +65,7 @@ class Settings:
     position: str = ""                 # FEN or PGN to start from ("": the standard or a random 960 start)
 
     def to_json(self) -> dict[str, Any]:
-        return {"opponent": self.opponent, "color": self.color, "elo": self.elo, "clock": self.clock_name,
+        return {"opponent": self.opponent, "game": self.game, "level": self.level, "color": self.color, "elo": self.elo, "clock": self.clock_name,
                 "clock_spec": self.clock.to_spec(), "clock_label": self.clock.describe(),
                 "takeback": self.takeback, "pause": self.pause, "chess960": self.chess960, "position": self.position}
 
@@ -72,6 +76,14 @@ class Settings:
         opponent = data.get("opponent", "robot")
         if opponent not in ("robot", "human"):
             raise GameError(Msg("opponent must be robot or human"))
+        game = data.get("game", "chess")
+        if game not in ("chess", "checkers"):
+            raise GameError(Msg("game must be chess or checkers"))
+        level = data.get("level", CHECKERS_DEFAULT_LEVEL)
+        if isinstance(level, str) and level.strip().isdigit():
+            level = int(level)
+        if isinstance(level, bool) or not isinstance(level, int) or not MIN_LEVEL <= level <= MAX_LEVEL:
+            raise GameError(Msg("the checkers level must be from {low} to {high}", low=MIN_LEVEL, high=MAX_LEVEL))
         color = data.get("color", "white")
         if color not in ("white", "black", "random"):
             raise GameError(Msg("colour must be white, black or random"))
@@ -100,7 +112,7 @@ class Settings:
         if not isinstance(position, str) or len(position) > MAX_POSITION_TEXT:
             raise GameError(Msg("the start position must be FEN or PGN text of at most {count} characters",
                                 count=MAX_POSITION_TEXT))
-        return cls(opponent, color, elo, clock, clock_name, position=position.strip(), **flags)
+        return cls(opponent, game, level, color, elo, clock, clock_name, position=position.strip(), **flags)
 
 
 class Game(model.Game):
@@ -203,6 +215,7 @@ class Game(model.Game):
         last = self.plies[-1] if self.plies else None
         fens, checks, materials = self.history()
         return {
+            "kind": "chess",
             "settings": self.settings.to_json(),
             "chess960": self.chess960_label(),
             "human": None if self.human is None else colour_name(self.human),

@@ -32,7 +32,8 @@ from jitfish.clock import PRESET_LABELS
 from jitfish.game import GameError
 from jitfish.i18n import LANGUAGES, Msg, Speaker, accept_language, catalog_json, match
 from jitfish.levels_words import plays_like_words
-from jitfish.web.game import Settings
+from jitfish.web.checkers import level_choices as checkers_levels
+from jitfish.web.game import CHECKERS_DEFAULT_LEVEL, Settings
 from jitfish.web.robot import LEVEL_CHOICES, Adviser
 from jitfish.web.session import Session
 
@@ -275,7 +276,8 @@ class WebServer:
                 "levels": [{"elo": elo, "name": Msg(name), "style": plays_like_words(elo) or ""}
                            for elo, name in LEVEL_CHOICES],
                 "min_elo": MIN_ELO, "max_elo": FULL_STRENGTH_ELO,
-                "presets": [{"name": name, "label": Msg(label)} for name, label in PRESET_LABELS.items()]}
+                "presets": [{"name": name, "label": Msg(label)} for name, label in PRESET_LABELS.items()],
+                "checkers_levels": checkers_levels(), "checkers_default_level": CHECKERS_DEFAULT_LEVEL}
 
     async def _sweep(self) -> None:
         """Close games nobody has looked at for a long time (their robots are processes)."""

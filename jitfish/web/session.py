@@ -18,11 +18,17 @@ from typing import Any, Awaitable, Callable
 
 import chess
 
+from checkers.levels import MAX_LEVEL as CHECKERS_MAX_LEVEL
+from search.levels import MIN_ELO
+
+from jitfish.checkers_game import checkers_colour
 from jitfish.game import COLOURS, GameError
 from jitfish.i18n import Moves, Msg
 from jitfish.robot_policy import human_pause
 from jitfish.setup import start_board
 from jitfish.web.analysis import AnalysisBoard, Analyst
+from jitfish.web.checkers import CheckersWebGame
+from jitfish.web.checkers_robot import CheckersAdviser, CheckersRobot
 from jitfish.web.board import drag_squares, resolve_drag
 from jitfish.web.game import MAX_POSITION_TEXT, Game, Settings
 from jitfish.web.review import REVIEW_NODES, GameReview, judge_attempt, review_game
@@ -31,6 +37,22 @@ from jitfish.web.robot import Adviser, Robot, RobotError
 log = logging.getLogger(__name__)
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+AnyGame = Game | CheckersWebGame
+
+
+def make_game(settings: Settings, rng: random.Random) -> AnyGame:
+    """The game the settings ask for: chess (jitfish/web/game.py) or checkers (jitfish/web/checkers.py)."""
+    return CheckersWebGame(settings, rng) if settings.game == "checkers" else Game(settings, rng)
+
+
+def chess_only(handler):
+    """A request that only a chess game has (the review, its exercises, the analysis board,
+    pre-moves): refused in a checkers game."""
+    async def refuse_in_checkers(self, message: dict[str, Any]) -> None:
+        if isinstance(self.game, CheckersWebGame) and message.get("cancel") is not True and message.get("on") is not False:
+            raise GameError(Msg("that is for chess games only"))
+        await handler(self, message)
+    return refuse_in_checkers
 
 
 class Session:
@@ -42,14 +64,16 @@ class Session:
         self.adviser = adviser
         self.rng = rng or random.Random()
         self.now = now
-        self.robot: Robot | None = None
+        self.robot: Robot | None = None                         # the chess robot's process
+        self.checkers_robot: CheckersRobot | None = None        # the checkers robot (a thread's search)
+        self.checkers_adviser: CheckersAdviser | None = None    # hints and draws in checkers
         self.send: Send | None = None
         self.last_seen = now()
         self.robot_task: asyncio.Task | None = None
         self.side_tasks: set[asyncio.Task] = set()
         self.flag_timer: asyncio.TimerHandle | None = None
         self.problem = ""                      # why the robot cannot move (shown in the status)
-        self.game = Game(settings, self.rng)
+        self.game: AnyGame = make_game(settings, self.rng)
         self.game_marker = object()            # tells the engine when a new game starts
         self.games_started = 1                 # tells the page when a new game starts
         self.review: GameReview | None = None  # the last review of this game
@@ -126,7 +150,7 @@ class Session:
 
     async def _new_game(self, message: dict[str, Any]) -> None:
         settings = Settings.from_json(message.get("settings"))
-        game = Game(settings, self.rng)            # raises before anything changes
+        game = make_game(settings, self.rng)       # raises before anything changes
         self._stop_robot()
         self._cancel_review()
         self.review = self.review_message = None
@@ -136,7 +160,11 @@ class Session:
 
     async def start(self) -> None:
         """Begin the current game: the robot's process made ready, its first move if it has it."""
-        if self.game.human is not None:
+        if self.game.human is not None and isinstance(self.game, CheckersWebGame):
+            if self.checkers_robot is None:
+                self.checkers_robot = CheckersRobot(rng=self.rng)
+            await self.checkers_robot.set_level(self.game.settings.level)
+        elif self.game.human is not None:
             if self.robot is None:
                 self.robot = Robot()
             self._spawn(self._prepare_robot(self.game.settings.elo))
@@ -153,21 +181,25 @@ class Session:
         game = self.game
         if game.over:
             raise GameError(Msg("the game is over: start a new one"))
-        if game.is_robot(game.board.turn):
+        if game.is_robot(game.turn):
             if "text" in message:
                 raise GameError(Msg("wait for the robot's move"))
             # The page had not heard yet that the person's last move was taken (a quick second
-            # move): what they meant is a pre-move.
+            # move): what they meant is a pre-move (checkers has none).
+            if isinstance(game, CheckersWebGame):
+                raise GameError(Msg("wait for the robot's move"))
             game.set_premove(message.get("from"), message.get("to"), message.get("promotion"))
             await self.push_state()
             return
         if "text" in message:
             move = game.parse_text(message["text"])
+        elif isinstance(game, CheckersWebGame):
+            move = game.resolve(message.get("path"))
         else:
             move = game.resolve(message.get("from"), message.get("to"), message.get("promotion"))
         await self._play_persons_move(game, move)
 
-    async def _play_persons_move(self, game: Game, move: chess.Move) -> None:
+    async def _play_persons_move(self, game: AnyGame, move: chess.Move | int) -> None:
         """Play the person's legal move now, unless their clock has already run out."""
         now = self.now()
         if game.check_flag(now):
@@ -179,7 +211,7 @@ class Session:
     def _person(self) -> chess.Color:
         """Whose request it is: the person against the robot, the side to move between people."""
         game = self.game
-        return game.human if game.human is not None else game.board.turn
+        return game.human if game.human is not None else game.turn
 
     def _offerer(self) -> chess.Color:
         """Who offers a draw: the person against the robot; between people the player who has
@@ -187,7 +219,7 @@ class Session:
         game = self.game
         if game.human is not None:
             return game.human
-        return not game.board.turn if game.plies else game.board.turn
+        return not game.turn if game.plies else game.turn
 
     async def _resign(self, message: dict[str, Any]) -> None:
         colour = message.get("color")
@@ -209,7 +241,10 @@ class Session:
     async def _robot_answers_draw(self, game: Game) -> None:
         """Judge the position of the offer; answer if the offer still stands in the same game."""
         try:
-            accept = await self.adviser.accept_for(game.board.copy(), not game.human)
+            if isinstance(game, CheckersWebGame):
+                accept = await self._checkers_adviser().accepts_draw(game.board.copy(), checkers_colour(not game.human))
+            else:
+                accept = await self.adviser.accept_for(game.board.copy(), not game.human)
         except RobotError as exc:
             accept = False
             log.warning("draw judgement failed: %s", exc)
@@ -236,7 +271,7 @@ class Session:
 
     async def _claim_draw(self, message: dict[str, Any]) -> None:
         game = self.game
-        if game.is_robot(game.board.turn):
+        if game.is_robot(game.turn):
             raise GameError(Msg("claim a draw on your own move"))
         game.claim_draw(self.now())
         await self._changed()
@@ -255,9 +290,23 @@ class Session:
         game = self.game
         if game.over:
             raise GameError(Msg("the game is over"))
-        if game.is_robot(game.board.turn):
+        if game.is_robot(game.turn):
             raise GameError(Msg("a hint is for your own move"))
-        self._spawn(self._give_hint(game, game.board.copy()))
+        if isinstance(game, CheckersWebGame):
+            self._spawn(self._give_checkers_hint(game, game.board.copy()))
+        else:
+            self._spawn(self._give_hint(game, game.board.copy()))
+
+    def _checkers_adviser(self) -> CheckersAdviser:
+        if self.checkers_adviser is None:
+            self.checkers_adviser = CheckersAdviser()
+        return self.checkers_adviser
+
+    async def _give_checkers_hint(self, game: CheckersWebGame, board) -> None:
+        move = await self._checkers_adviser().hint(board)
+        if game is not self.game or game.board.fen() != board.fen() or not move:
+            return                                   # the position changed meanwhile
+        await self.emit({"type": "hint", "path": board.squares(move), "text": board.notation(move)})
 
     async def _give_hint(self, game: Game, board: chess.Board) -> None:
         """Ask the adviser (a search of its own, so the page's other requests are not held up)."""
@@ -280,7 +329,7 @@ class Session:
         game = self.game
         if message.get("cancel") is True:
             game.premove = None
-        elif game.human is not None and not game.over and game.board.turn == game.human:
+        elif game.human is not None and not game.over and game.turn == game.human:
             await self._late_premove(game, message)
             return
         else:
@@ -478,10 +527,11 @@ class Session:
 
     HANDLERS = {"new_game": _new_game, "move": _move, "resign": _resign, "offer_draw": _offer_draw,
                 "answer_draw": _answer_draw, "claim_draw": _claim_draw, "takeback": _takeback,
-                "hint": _hint, "premove": _premove, "review": _review, "review_cancel": _review_cancel,
-                "learn_try": _learn_try, "analysis": _analysis, "analysis_position": _analysis_position,
-                "analysis_move": _analysis_move, "analysis_goto": _analysis_goto, "engine": _engine,
-                "ping": _ping, "state": _state}
+                "hint": _hint, "premove": chess_only(_premove), "review": chess_only(_review),
+                "review_cancel": _review_cancel, "learn_try": chess_only(_learn_try),
+                "analysis": chess_only(_analysis), "analysis_position": chess_only(_analysis_position),
+                "analysis_move": chess_only(_analysis_move), "analysis_goto": chess_only(_analysis_goto),
+                "engine": chess_only(_engine), "ping": _ping, "state": _state}
 
     # ---- the robot and the clock ----
 
@@ -526,8 +576,11 @@ class Session:
         if game is self.game:
             await self._changed()
 
-    async def _robot_moves(self, game: Game) -> None:
+    async def _robot_moves(self, game: AnyGame) -> None:
         """Claim a draw, or search and (after the human-like pause) play, unless the game moved on."""
+        if isinstance(game, CheckersWebGame):
+            await self._checkers_robot_moves(game)
+            return
         board = game.board.copy()
         if game.claimable() and await self._robot_claims(board):
             if game is self.game and game.board.fen() == board.fen() and not game.over:
@@ -547,6 +600,28 @@ class Session:
         if not game.check_flag(now):
             game.play(move, now)
             self._play_premove(game, now)
+
+    async def _checkers_robot_moves(self, game: CheckersWebGame) -> None:
+        """The checkers robot's turn: claim a draw it may claim unless it stands better, else
+        search (a thread) and, after the pause of a level below full strength, play."""
+        board = game.board.copy()
+        if game.claimable() and await self._checkers_adviser().claims_draw(board.copy()):
+            if game is self.game and game.board.fen() == board.fen() and not game.over:
+                game.claim_draw(self.now())
+            return
+        start = self.now()
+        pause = 0.0
+        if game.settings.pause and game.settings.level < CHECKERS_MAX_LEVEL:
+            pause = human_pause(MIN_ELO, game.clock, game.turn, len(game.plies), start, self.rng)
+        move = await self.checkers_robot.move(board, game.clock, self.now, pause, self.game_marker)
+        wait = pause - (self.now() - start)
+        if wait > 0:
+            await asyncio.sleep(wait)
+        if game is not self.game or game.over or game.board.fen() != board.fen() or not move:
+            return
+        now = self.now()
+        if not game.check_flag(now):
+            game.play(move, now)
 
     def _play_premove(self, game: Game, now: float) -> None:
         """The person's pre-move, played at once (at the same moment) if it is legal now."""
@@ -586,6 +661,9 @@ class Session:
         """End the robot's process while nobody plays (the next robot move starts it again)."""
         if self.robot is not None and self.robot_task is None and not self.robot.lock.locked():
             await self.robot.close()
+        for search in (self.checkers_robot, self.checkers_adviser):
+            if search is not None and self.robot_task is None and not search.lock.locked():
+                await search.close()
 
     async def close(self) -> None:
         """End the session: stop its timers and tasks, its robot's and its analysis engine's processes."""
@@ -599,3 +677,7 @@ class Session:
         if self.robot is not None:
             await self.robot.close()
             self.robot = None
+        for search in (self.checkers_robot, self.checkers_adviser):
+            if search is not None:
+                await search.close()
+        self.checkers_robot = self.checkers_adviser = None
