@@ -1,11 +1,12 @@
 // The game's buttons on the `jitfish web` page and the move typed in its box: take back, hint,
-// offer and claim a draw, flip, save the PGN, review and analysis (their state only: review.js and
-// analysis.js act on them); renderActions() says which of them may be used now. Resigning and the
-// draw offered to a friend at the screen are dialogs.js's.
+// offer and claim a draw, flip, save the PGN (the PDN of a checkers game), review and analysis
+// (their state only: review.js and analysis.js act on them; chess only); renderActions() says
+// which of them may be used now. Resigning and the draw offered to a friend at the screen are
+// dialogs.js's.
 import {t, I18n} from "./i18n.js";
 import {$, download} from "./dom.js";
 import {tab} from "./storage.js";
-import {state, board, reviewedPlies} from "./store.js";
+import {state, board, reviewedPlies, isCheckers} from "./store.js";
 import {isOpen, send} from "./connection.js";
 import {note, renderStatus} from "./status.js";
 import {render, personToMove} from "./game-view.js";
@@ -25,7 +26,15 @@ export function renderActions() {
   $("offer-draw").disabled = !playing || game.draw_offer !== null;
   $("resign").disabled = !playing;
   $("claim-draw").hidden = !(canMove && game.claimable);
-  $("claim-draw").textContent = game.claimable === "fifty" ? t("Claim draw (50 moves)") : t("Claim draw (repetition)");
+  $("claim-draw").textContent = game.claimable === "fifty" ? t("Claim draw (50 moves)")
+    : game.claimable === "forty" ? t("Claim draw (40 moves)") : t("Claim draw (repetition)");
+  const checkers = isCheckers();
+  for (const id of ["review", "analysis", "over-review"]) $(id).hidden = checkers;     // chess only
+  $("pgn-download").textContent = checkers ? t("Save PDN") : t("Save PGN");
+  $("pgn-download").title = checkers ? t("Download the game as a PDN file") : t("Download the game as a PGN file");
+  // Translators: the placeholder of the typed-move box in a checkers game.
+  $("move-input").placeholder = checkers ? t("Type a move: 11-15, 15x24")
+                                         : t("Type a move: e4, Nf3, O-O, e7e8q");
   $("move-input").disabled = mode !== "game";        // never while the robot thinks: it would lose the focus
   $("hint").disabled = $("hint").disabled || mode !== "game";
   $("review").disabled = !open || game.moves.length === 0 || state.reviewProgress !== null;
@@ -40,14 +49,19 @@ export function renderActions() {
   renderOffer();
 }
 
-// The server's hint: an arrow on the board (when it shows the game now) and a note.
+// The server's hint: an arrow on the board (when it shows the game now) and a note; in checkers
+// the move's path marked and arrowed.
 export function showHint(message) {
   state.hintPending = false;
+  const checkers = Array.isArray(message.path);
   if (state.viewPly === null && state.mode === "game") {
-    board.showArrow(message.from, message.to);
+    if (checkers) state.hintPath = message.path;
+    else board.showArrow(message.from, message.to);
     state.hintShown = true;
   }
-  note(() => t("Hint: {move}", {move: I18n.moves(message.san)}), "notice", 8000);
+  const move = checkers ? message.text : I18n.moves(message.san);
+  note(() => t("Hint: {move}", {move}), "notice", 8000);
+  if (checkers) render();
   renderActions();
   renderStatus();
 }
@@ -61,7 +75,8 @@ export function flip() {
 }
 
 export function downloadPgn() {
-  if (state.game) download(state.game.pgn, "");
+  if (state.game && isCheckers()) download(state.game.pdn, "", "pdn");
+  else if (state.game) download(state.game.pgn, "");
 }
 
 export function sendTyped(text) {

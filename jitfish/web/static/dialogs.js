@@ -5,25 +5,30 @@
 import {t} from "./i18n.js";
 import {$} from "./dom.js";
 import {saved} from "./storage.js";
-import {state} from "./store.js";
+import {state, isCheckers} from "./store.js";
 import {isOpen, hello, send, resume} from "./connection.js";
 import {downloadPgn} from "./actions.js";
 import {startReview} from "./review.js";
 import {startGame, openSetup} from "./settings-form.js";
+import {checkersWinner} from "./checkers-view.js";
 
 // ---- the game's end ----
 
 export function fillGameOver() {
   const game = state.game;
-  const [white, black] = game.result.split("-");
+  const checkers = isCheckers();
+  const [first, second] = game.result.split("-");
   let title = t("Draw");
-  if (game.result === "1-0" || game.result === "0-1") {
-    const winner = game.result === "1-0" ? "white" : "black";
+  let winner = null;
+  if (checkers) winner = checkersWinner(game);
+  else if (game.result === "1-0" || game.result === "0-1") winner = game.result === "1-0" ? "white" : "black";
+  if (winner) {
     if (game.human) title = winner === game.human ? t("You won!") : t("Jitfish won");
     else title = winner === "white" ? t("White wins") : t("Black wins");
   }
-  $("over-title").textContent = `${title}  ${white === "1/2" ? "½–½" : `${white}–${black}`}`;
+  $("over-title").textContent = `${title}  ${first === "1/2" ? "½–½" : `${first}–${second}`}`;
   $("over-reason").textContent = game.reason;
+  $("over-pgn").textContent = checkers ? t("Download PDN") : t("Download PGN");
 }
 
 export function showGameOver() {

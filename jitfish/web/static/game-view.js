@@ -3,11 +3,13 @@
 // material they are up, the move list, and going through the game (the buttons under the moves, a
 // click on a move, the arrow keys, Home, End). render() draws the whole page from the shared state
 // (store.js); the board shows the game, an exercise (learn.js) or the analysis board (analysis.js),
-// each of which draws its own parts through it.
+// each of which draws its own parts through it. A checkers game shows the checkers board instead
+// of the chess board (checkers-view.js draws it and its players' pieces).
 import {t, tn, I18n} from "./i18n.js";
 import {$} from "./dom.js";
 import {tab, prefs, rememberSession} from "./storage.js";
-import {state, board, sounds, shownPly, currentPly, reviewedPlies} from "./store.js";
+import {state, board, sounds, shownPly, currentPly, reviewedPlies, isCheckers, checkersBoard, madeCheckersBoard, startOf,
+  plyText} from "./store.js";
 import {pieceName, pieceUrl} from "./chess-board.js";
 import {isOpen, send} from "./connection.js";
 import {renderStatus} from "./status.js";
@@ -18,6 +20,8 @@ import {renderReview} from "./review.js";
 import {learnEntry, learnTry, renderLearn, renderLearnBoard} from "./learn.js";
 import {renderAnalysis, openAnalysis, closeAnalysis, analysisStep} from "./analysis.js";
 import {hideFull, closeResignChoice, showGameOver, fillGameOver} from "./dialogs.js";
+import {renderCheckersBoard, animateCheckersMove, playCheckersSound, renderCounts} from "./checkers-view.js";
+import {applyTheme} from "./preferences.js";
 
 // ---- the server's state ----
 
@@ -64,13 +68,15 @@ export function applyState(message) {
   }
   if (grew) playMoveSound();
   const animate = grew && state.viewPly === null && game.last ? game.last : null;
+  if (newGame || !previous || game.moves.length !== previous.moves.length) state.hintPath = null;
   if (game.clock) {
     state.clockBase = Object.assign({at: performance.now()}, game.clock);
   } else {
     state.clockBase = null;
   }
   render();
-  if (animate) board.animateMove(animate.from, animate.to);
+  if (animate && isCheckers()) animateCheckersMove(game);
+  else if (animate) board.animateMove(animate.from, animate.to);
   if (state.typedAhead !== null && grew && personToMove()) {
     const text = state.typedAhead;
     state.typedAhead = null;
@@ -105,17 +111,22 @@ function playMoveSound() {
   const game = state.game;
   const last = game.last;
   if (!last) return;
+  if (isCheckers()) {
+    playCheckersSound(game);
+    return;
+  }
   if (game.check) sounds.play("check");
   else if (last.castle) sounds.play("castle");
   else if (last.capture) sounds.play("capture");
   else sounds.play("move");
 }
 
-// Against the robot the person's colour is at the bottom; between people White, or the side to
-// move with "turn board each move"; Flip turns it round.
+// Against the robot the person's colour is at the bottom; between people the side that moves first
+// (White in chess, Black in checkers), or the side to move with "turn board each move"; Flip
+// turns it round.
 export function orientation() {
   const game = state.game;
-  let bottom = "white";
+  let bottom = isCheckers() ? "black" : "white";
   if (state.mode === "learn" && state.learn) bottom = learnEntry().color;      // the side to find a move for
   else if (game && game.human) bottom = game.human;
   else if (game && prefs.autoFlip) bottom = game.turn;
@@ -128,6 +139,40 @@ export function orientation() {
 export function render() {
   const game = state.game;
   if (!game) { renderStatus(); return; }
+  const checkers = isCheckers();
+  showBoardOf(checkers);
+  if (checkers) renderCheckersBoard(orientation());
+  else renderChessBoard();
+  renderPlayers();
+  renderMoves();
+  renderActions();
+  renderReview();
+  renderLearn();
+  renderAnalysis();
+  renderSetup();
+  renderBoardArrows();
+  renderStatus();
+  tickClocks();
+}
+
+// The chess board or the checkers board, whichever game the page shows, and its colours.
+let shownKind = null;
+
+function showBoardOf(checkers) {
+  const kind = checkers ? "checkers" : "chess";
+  if (kind === shownKind) return;
+  shownKind = kind;
+  board.el.hidden = checkers;
+  if (checkers && board.el.contains(document.activeElement)) document.activeElement.blur();
+  const other = checkers ? checkersBoard() : madeCheckersBoard();
+  if (other) other.el.hidden = !checkers;
+  if (!checkers && other && other.el.contains(document.activeElement)) document.activeElement.blur();
+  document.body.classList.toggle("playing-checkers", checkers);
+  applyTheme();
+}
+
+function renderChessBoard() {
+  const game = state.game;
   board.setOrientation(orientation());
   const open = isOpen();
   board.setHintSquare(null);
@@ -155,21 +200,12 @@ export function render() {
     else { board.closeChooser(); board.setMovable(null, {}, []); }
     if (state.viewPly === null) board.setPremove(game.premove);
   }
-  renderPlayers();
-  renderMoves();
-  renderActions();
-  renderReview();
-  renderLearn();
-  renderAnalysis();
-  renderSetup();
-  renderBoardArrows();
-  renderStatus();
-  tickClocks();
 }
 
 // Arrows on the board: the engine's first moves on the analysis board, the better move at a
 // marked move of the reviewed game.
 export function renderBoardArrows() {
+  if (isCheckers()) return;                        // the checkers board draws its hint itself
   if (state.mode === "analysis") {
     const lines = state.engineInfo ? state.engineInfo.lines : [];
     board.drawArrows(lines.map((line, index) => ({from: line.from, to: line.to, kind: `line${index + 1}`})).reverse());
@@ -199,7 +235,7 @@ function renderPlayers() {
   const {game, mode, analysis, learn, thinking} = state;
   const bottom = orientation();
   const top = bottom === "white" ? "black" : "white";
-  let material = game.materials[shownPly()];
+  let material = game.materials ? game.materials[shownPly()] : null;
   if (mode === "analysis" && analysis) material = analysis.material;
   else if (mode === "learn" && learn) material = game.materials[learnEntry().ply - 1];
   for (const [bar, colour] of [["player-top", top], ["player-bottom", bottom]]) {
@@ -207,7 +243,8 @@ function renderPlayers() {
     el.querySelector(".name").textContent = game.players[colour];
     const robotThinking = thinking && !game.over && game.human && colour !== game.human && game.turn === colour;
     el.querySelector(".thinking").hidden = !robotThinking;
-    renderMaterial(el.querySelector(".material"), colour, material);
+    if (isCheckers()) renderCounts(el.querySelector(".material"), colour, (game.counts || [])[shownPly()]);
+    else renderMaterial(el.querySelector(".material"), colour, material);
     const slot = el.querySelector(".clock-slot");
     const clock = $(`clock-${colour}`);
     if (clock.parentElement !== slot) slot.appendChild(clock);
@@ -244,13 +281,14 @@ function renderMoves() {
   const {game, gameId, review, mode} = state;
   const box = $("moves");
   const reviewed = reviewedPlies();
-  const key = `${gameId}|${game.moves.map((m) => m.san).join(" ")}|${game.result}|${reviewed}|${I18n.lang}|${I18n.figurines}`;
+  const key = `${gameId}|${game.moves.map(plyText).join(" ")}|${game.result}|${reviewed}|${I18n.lang}|${I18n.figurines}`;
   if (key !== renderedMoves) {
     renderedMoves = key;
     box.textContent = "";
-    const fields = game.positions[0].split(" ");
-    let number = Number(fields[5]) || 1;
-    let black = fields[1] === "b";
+    const checkers = isCheckers();
+    const start = startOf(game);
+    let number = start.number;
+    let second = start.second;         // the next move is the second of its number (Black's in chess)
     const add = (cls, text, ply) => {
       const el = document.createElement("span");
       el.className = cls;
@@ -259,10 +297,11 @@ function renderMoves() {
       box.appendChild(el);
       return el;
     };
-    if (black && game.moves.length) { add("num", `${number}.`); add("move placeholder", "…"); }
+    if (second && game.moves.length) { add("num", `${number}.`); add("move placeholder", "…"); }
     game.moves.forEach((move, index) => {
-      if (!black) add("num", `${number}.`);
-      const el = add("move", I18n.moves(move.san), index + 1);   // SAN, or figurines where the reader asks
+      if (!second) add("num", `${number}.`);
+      // SAN, or figurines where the reader asks; a checkers move as the server writes it (11-15, 15x24)
+      const el = add("move", checkers ? move.text : I18n.moves(move.san), index + 1);
       const judged = index < reviewed ? review.plies[index] : null;
       if (judged && judged.mark) {
         el.classList.add(judged.mark);
@@ -272,8 +311,8 @@ function renderMoves() {
         el.appendChild(glyph);
         el.title = markTitle(judged.mark, judged.reason);
       }
-      if (black) number += 1;
-      black = !black;
+      if (second) number += 1;
+      second = !second;
     });
     if (game.over) add("result", game.result);
     box.querySelectorAll(".move.placeholder").forEach((el) => el.classList.remove("move"));
@@ -342,6 +381,9 @@ export function init() {
          End: () => analysisStep(Infinity), f: flip, Escape: leaveMode}
       : {ArrowLeft: () => view(currentPly() - 1), ArrowRight: () => view(currentPly() + 1),
          Home: () => view(0), End: () => view(Infinity), f: flip};
+    if (isCheckers() && madeCheckersBoard() && madeCheckersBoard().partial) {
+      keys.Escape = () => madeCheckersBoard().cancel();           // a jump half made let go of
+    }
     if (keys[event.key]) {
       event.preventDefault();
       keys[event.key]();

@@ -7,6 +7,7 @@
 //   store.js         the shared state, the board and sounds, and what is worked out from the state
 //   connection.js    the WebSocket: hello, reconnecting, sending, each message to its handler
 //   game-view.js     the server's state taken in; the board, players, material, moves, navigation
+//   checkers-view.js a checkers game's board, moves, refusals, pieces counted, sounds and result
 //   status.js        the status line and its note, the tab's title
 //   clocks.js        the clocks counting down between two states
 //   actions.js       the game's buttons and the typed move
@@ -14,19 +15,21 @@
 //   settings-form.js the new-game form, its levels and clocks, starting a game
 //   review.js, learn.js, analysis.js   the review, its exercises, the analysis board
 //   preferences.js   language, notation, sound, full screen, theme
-//   chess-board.js, panels.js, sound.js, dom.js   the board widget, the engine's panels, the sounds, helpers
+//   chess-board.js, checkers-board.js   the two board widgets (the checkers one made when first needed)
+//   panels.js, sound.js, dom.js   the engine's panels, the sounds, helpers
 // Every text made here is a whole message said through t(), tn() or tp() when it is shown (so that
 // it follows a change of language); texts the server made come in the reader's language already.
 import {onChange, setNotation} from "./i18n.js";      // first: the language is chosen before all else
 import {$} from "./dom.js";
 import {prefs} from "./storage.js";
-import {state, setWidgets} from "./store.js";
+import {state, setWidgets, madeCheckersBoard} from "./store.js";
 import {Sounds} from "./sound.js";
 import {ChessBoard} from "./chess-board.js";
 import {connect, onMessage} from "./connection.js";
 import {note, renderStatus} from "./status.js";
 import {startClocks} from "./clocks.js";
 import * as gameView from "./game-view.js";
+import {makeCheckersBoard} from "./checkers-view.js";
 import * as actions from "./actions.js";
 import * as dialogs from "./dialogs.js";
 import * as settingsForm from "./settings-form.js";
@@ -40,7 +43,7 @@ const sounds = new Sounds();
 sounds.setEnabled(prefs.sound);
 const board = new ChessBoard($("board"), gameView.boardMove, gameView.cancelPremove,
                              (say) => { note(say, "error", 5000); renderStatus(); });
-setWidgets(board, sounds);
+setWidgets(board, sounds, () => makeCheckersBoard($("checkers-board")));
 
 // The server's messages, each to the part of the page it is about (connection.js itself takes
 // errors, notices, "full" and "superseded").
@@ -69,6 +72,7 @@ preferences.init();
 onChange(() => {
   preferences.applyPrefs();
   board.relabel();
+  if (madeCheckersBoard()) madeCheckersBoard().relabel();
   if (state.lastConfig) settingsForm.configure(state.lastConfig);
   else settingsForm.formChanged(false);
   settingsForm.relabelNewGame();

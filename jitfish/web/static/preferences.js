@@ -1,20 +1,34 @@
 // The reader's choices on the `jitfish web` page, kept in the browser (storage.js): the language and
 // the notation of moves (i18n.js says everything in them; the server is told, so that its own texts
-// follow), sound, full screen, the board's colours and "turn board each move". applyPrefs() shows
-// them on their controls.
+// follow), sound, full screen, the board's colours (each game its own: chess on wood, checkers on
+// the tournament green and buff, until the reader picks others) and "turn board each move".
+// applyPrefs() shows them on their controls.
 import {t, I18n, setLanguage, setNotation} from "./i18n.js";
 import {$} from "./dom.js";
 import {prefs, savePrefs} from "./storage.js";
-import {sounds} from "./store.js";
+import {sounds, state, gameKind} from "./store.js";
 import {isOpen, send} from "./connection.js";
 import {note, renderStatus} from "./status.js";
 import {render} from "./game-view.js";
 
+// The preference that holds the colours of the game shown.
+function themeKey() {
+  return gameKind(state.game) === "checkers" ? "checkersTheme" : "theme";
+}
+
+// The board's colours for the game shown (a theme the menu no longer has: the first).
+export function applyTheme() {
+  const key = themeKey();
+  const known = [...$("theme").options].map((option) => option.value);
+  const theme = known.includes(prefs[key]) ? prefs[key] : known[0];
+  document.body.className = document.body.className.replace(/\btheme-\w+/g, "").trim();
+  document.body.classList.add(`theme-${theme}`);
+  $("theme").value = theme;
+}
+
 export function applyPrefs() {
   $("sound").setAttribute("aria-pressed", String(prefs.sound));
-  document.body.className = document.body.className.replace(/\btheme-\w+/g, "").trim();
-  document.body.classList.add(`theme-${prefs.theme}`);
-  $("theme").value = prefs.theme;
+  applyTheme();
   $("auto-flip").checked = prefs.autoFlip;
   $("language").value = I18n.lang;
   $("notation").value = I18n.figurines ? "figurines" : "letters";
@@ -50,7 +64,7 @@ export function init() {
     if (prefs.sound) sounds.play("move");
   });
   $("theme").addEventListener("change", () => {
-    prefs.theme = $("theme").value;
+    prefs[themeKey()] = $("theme").value;
     savePrefs();
     applyPrefs();
   });

@@ -1,5 +1,5 @@
 // Sounds of `jitfish web`, synthesised with the Web Audio API (no sound files): move, capture,
-// check, castle, game end and low time. Browsers allow audio only after a user gesture, so the
+// check, castle, a checkers piece crowned, game end and low time. Browsers allow audio only after a user gesture, so the
 // audio context is made on the first click, touch or key press. An ES module: main.js makes the
 // page's one Sounds.
 
@@ -78,7 +78,7 @@ export class Sounds {
     osc.stop(t + length + 0.02);
   }
 
-  // kind: move, capture, check, castle, end, lowtime, error
+  // kind: move, capture, check, castle, crown, end, lowtime, error
   play(kind) {
     if (!this.enabled || !this.context || this.context.state !== "running") return;
     try {
@@ -88,6 +88,8 @@ export class Sounds {
         case "castle": this.knock(0, 220, 0.7); this.knock(0.11, 200, 0.7); break;
         case "check": this.knock(0, 220, 0.8); this.tone(0.02, 880, 0.18, 0.18, "triangle");
           this.tone(0.12, 1175, 0.22, 0.15, "triangle"); break;
+        case "crown": this.knock(0, 200, 0.9); this.tone(0.04, 784, 0.16, 0.14, "triangle");
+          this.tone(0.13, 1175, 0.26, 0.14, "triangle"); break;
         case "end": [523, 659, 784, 1047].forEach((f, i) => this.tone(i * 0.12, f, 0.5, 0.16, "triangle")); break;
         case "lowtime": this.tone(0, 1400, 0.07, 0.12, "square"); this.tone(0.15, 1400, 0.07, 0.12, "square"); break;
         case "error": this.tone(0, 140, 0.15, 0.12, "sawtooth"); break;

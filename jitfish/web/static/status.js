@@ -1,10 +1,10 @@
 // The status line of the `jitfish web` page: whose turn it is or the result (the server's words),
 // or what the board shows instead (a past position, an exercise, the analysis board); under it a
 // note for a while (a hint, an error, a notice), never instead of it; and with them the tab's
-// title and the line about the game (opponent, clock, Chess960 start).
+// title and the line about the game (opponent, checkers, clock, Chess960 start).
 import {t} from "./i18n.js";
 import {$} from "./dom.js";
-import {state, moveLabel} from "./store.js";
+import {state, moveLabel, plyText, isCheckers} from "./store.js";
 
 // A message of ours is a function, said when shown (in the language of the moment); the server's
 // are strings.
@@ -29,7 +29,7 @@ export function renderStatus() {
   }
   if (game && viewPly !== null && mode === "game") {
     text = viewPly === 0 ? t("Viewing the start (» for the game now)")
-                         : t("Viewing {move} (» for the game now)", {move: moveLabel(viewPly, game.moves[viewPly - 1].san)});
+                         : t("Viewing {move} (» for the game now)", {move: moveLabel(viewPly, plyText(game.moves[viewPly - 1]))});
   }
   if (game && mode === "analysis" && analysis) {
     text = analysis.over || (analysis.turn === "white" ? t("Analysis board: White to move") : t("Analysis board: Black to move"));
@@ -54,6 +54,7 @@ export function renderStatus() {
     document.title = game.over ? t("Game over · Jitfish") : mine && game.human ? t("Your move · Jitfish") : "Jitfish";
     const s = game.settings;
     const who = game.human ? `${game.players[game.human === "white" ? "black" : "white"]}` : t("Two players");
-    $("game-info").textContent = [who, s.clock_label, game.chess960].filter(Boolean).join(" · ");
+    const kind = isCheckers() ? t("Checkers") : null;
+    $("game-info").textContent = [who, kind, s.clock_label, game.chess960].filter(Boolean).join(" · ");
   }
 }

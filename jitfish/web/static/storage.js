@@ -23,7 +23,8 @@ export const saved = storage(window.localStorage, "jitfish.");
 export const tab = storage(window.sessionStorage, "jitfish.");
 
 // The reader's preferences (preferences.js shows and changes them).
-export const prefs = Object.assign({sound: true, theme: "brown", autoFlip: false}, saved.get("prefs", {}));
+export const prefs = Object.assign({sound: true, theme: "brown", checkersTheme: "tournament", autoFlip: false},
+                                   saved.get("prefs", {}));
 // The notation: the reader's choice once made, else the language's default.
 if (prefs.notation !== "letters" && prefs.notation !== "figurines") delete prefs.notation;
 

@@ -1,8 +1,9 @@
 // What the `jitfish web` page knows, shared by its modules: one plain object, `state`, that they
 // read and write (the server's last state of the game, what the board shows, the review, the
-// exercises, the analysis board, the note under the status); the page's two widgets, the board and
-// the sounds, which main.js makes; and what several modules work out from the state (the ply
-// shown, how far the review reaches, a move's number). Each module keeps to itself what only it
+// exercises, the analysis board, the note under the status); the page's widgets, the chess board,
+// the checkers board (made when a checkers game is first shown) and the sounds, which main.js
+// makes; and what several modules work out from the state (which game it is, the ply shown, how
+// far the review reaches, a move's number and text). Each module keeps to itself what only it
 // needs (the socket is connection.js's, the clock's warnings clocks.js's).
 import {I18n} from "./i18n.js";
 
@@ -16,6 +17,7 @@ export const state = {
   statusNote: null,        // {text, kind, until}; text a string (the server's) or a function (ours)
   hintPending: false,      // a hint asked for, not yet come
   hintShown: false,        // the hint's arrow is on the board
+  hintPath: null,          // the hint's path of squares, in a checkers game
   mode: "game",            // what the board shows: "game", "learn" or "analysis"
   review: null,            // the server's review of this game (its moves may be fewer than the game's)
   reviewProgress: null,    // {done, total} while a review runs
@@ -29,13 +31,51 @@ export const state = {
   lastConfig: null,        // the server's last configuration (levels, clock presets)
 };
 
-// The board widget (chess-board.js) and the sounds (sound.js), made once by main.js.
+// The board widget (chess-board.js) and the sounds (sound.js), made once by main.js; the checkers
+// board (checkers-board.js) made by main.js's factory when a checkers game is first shown, so
+// that a page of chess games has only the chess board's squares.
 export let board = null;
 export let sounds = null;
+let makeCheckersBoard = null;
+let checkersWidget = null;
 
-export function setWidgets(chessBoard, pageSounds) {
+export function setWidgets(chessBoard, pageSounds, checkersFactory) {
   board = chessBoard;
   sounds = pageSounds;
+  makeCheckersBoard = checkersFactory;
+}
+
+export function checkersBoard() {
+  if (!checkersWidget) checkersWidget = makeCheckersBoard();
+  return checkersWidget;
+}
+
+// The checkers board if it has been made (else null): for what only matters once it is shown.
+export function madeCheckersBoard() {
+  return checkersWidget;
+}
+
+// "chess" or "checkers": the game of the state (a chess game's state may not say).
+export function gameKind(game) {
+  return game && game.kind === "checkers" ? "checkers" : "chess";
+}
+
+export function isCheckers() {
+  return gameKind(state.game) === "checkers";
+}
+
+// The first move's number and whether the game begins with the second player's move (Black's in
+// chess, White's in checkers, where Black moves first), from the game's first position.
+export function startOf(game) {
+  const first = game.positions[0];
+  if (gameKind(game) === "checkers") return {number: 1, second: first.trim().charAt(0).toUpperCase() === "W"};
+  const fields = first.split(" ");
+  return {number: Number(fields[5]) || 1, second: fields[1] === "b"};
+}
+
+// A move of the game as the server writes it: SAN in chess, "11-15" or "15x24" in checkers.
+export function plyText(move) {
+  return move.san !== undefined ? move.san : move.text;
 }
 
 // The ply the game's view shows (the game now, or the move clicked).
@@ -61,15 +101,15 @@ export function reviewedPlies() {
 
 // How many moves (a move: White's and Black's) the game's first `plies` plies reach into.
 export function movesIn(plies) {
-  const blackFirst = state.game.positions[0].split(" ")[1] === "b" ? 1 : 0;
-  return plies > 0 ? Math.floor((plies - 1 + blackFirst) / 2) + 1 : 0;
+  const offset = startOf(state.game).second ? 1 : 0;
+  return plies > 0 ? Math.floor((plies - 1 + offset) / 2) + 1 : 0;
 }
 
-// "3… Nf6" for the move that made ply `ply` (in the reader's notation).
+// "3… Nf6" for the move that made ply `ply` (in the reader's notation); "2. 11-15" in checkers.
 export function moveLabel(ply, san) {
-  san = I18n.moves(san);
-  const fields = state.game.positions[0].split(" ");
-  const index = ply - 1 + (fields[1] === "b" ? 1 : 0);
-  const number = (Number(fields[5]) || 1) + Math.floor(index / 2);
+  san = isCheckers() ? san : I18n.moves(san);
+  const start = startOf(state.game);
+  const index = ply - 1 + (start.second ? 1 : 0);
+  const number = start.number + Math.floor(index / 2);
   return index % 2 === 0 ? `${number}. ${san}` : `${number}… ${san}`;
 }
