@@ -468,3 +468,26 @@ def test_checkers_on_a_phone(open_page):
             assert abs((art["y"] + art["height"] / 2) - (cell["y"] + cell["height"] / 2)) < 1.5
     page.screenshot(path=str(ARTIFACTS / "checkers-phone.png"), full_page=True)
     assert watched.problems == [], watched.problems
+
+
+def test_the_robot_moves_first_for_a_white_player_and_a_won_game_ends_in_the_dialog(open_page):
+    """The person as White: White at the bottom and the robot's first move, legal; then a jump
+    that takes White's last piece wins: the dialog says so, "Play again" starts the same position."""
+    watched = open_page()
+    page = watched.page
+    start_checkers(page, "robot", color="white", level="1")
+    moves = wait_moves(page, 1)
+    replay(START, moves)
+    assert first_square(page) == "1" and page.inner_text("#player-bottom .name") == "You"
+    expect(page.locator("#status-text")).to_have_text("Your move")
+    fen = "B:W18:B14"
+    start_checkers(page, "robot", color="black", position=fen)
+    click_path(page, [14, 23])
+    page.wait_for_selector("#game-over[open]", timeout=ROBOT_WAIT_MS)
+    assert re.fullmatch(r"You won!\s+1–0", page.inner_text("#over-title"))
+    assert page.inner_text("#over-reason") == "White has no move left: Black wins"
+    page.click("#again")
+    expect(page.locator("#game-over")).to_be_hidden()
+    wait_moves(page, 0)
+    expect_board(page, Board(fen))
+    assert watched.problems == [], watched.problems
