@@ -439,8 +439,10 @@ export class CheckersBoard {
           this.cancel();
           return null;
         }
-        this.refuse("finish");
-        return "refused";
+        if (!(this.owns(square) && this.froms().has(square))) {     // another piece that may move: taken instead
+          this.refuse("finish");
+          return "refused";
+        }
       }
     }
     if (this.owns(square)) {
