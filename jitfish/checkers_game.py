@@ -152,7 +152,8 @@ class CheckersGame:
         if plain and self.jump_compulsory():
             return GameError(Msg("A jump is compulsory: take a piece (the jumps: {moves})",
                                  moves=", ".join(self.board.notation(m) for m in self.board.legal_moves())))
-        return GameError(Msg("{move} is not a legal move here", move=f"{origin}-{target}"))
+        written = "-".join((str(origin), str(target)))
+        return GameError(Msg("{move} is not a legal move here", move=written))
 
     def parse_text(self, text: object) -> int:
         """A legal move typed as `11-15`, `15x24x31` or `15x31`."""
