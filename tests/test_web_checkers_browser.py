@@ -491,3 +491,37 @@ def test_the_robot_moves_first_for_a_white_player_and_a_won_game_ends_in_the_dia
     wait_moves(page, 0)
     expect_board(page, Board(fen))
     assert watched.problems == [], watched.problems
+
+
+SCRIPTS = {"kn": (0x0C80, 0x0CFF), "ta": (0x0B80, 0x0BFF), "gu": (0x0A80, 0x0AFF), "hi": (0x0900, 0x097F)}
+
+
+def _script_share(text: str, lang: str) -> float:
+    """The share of the letters of `text` in the language's script (digits, signs, PDN/FEN aside)."""
+    low, high = SCRIPTS[lang]
+    letters = [c for c in text if c.isalpha() or low <= ord(c) <= high]
+    return sum(low <= ord(c) <= high for c in letters) / max(1, len(letters))
+
+
+@pytest.mark.parametrize("lang,viewport", [("ta", PHONE), ("gu", DESKTOP), ("kn", DESKTOP), ("hi", PHONE)])
+def test_checkers_speaks_the_readers_language(open_page, lang, viewport):
+    """The checkers game in each language: the form's choice, the status, the refusal word and the
+    move list's surroundings in the language's script; a screenshot of each."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    watched = open_page(viewport)
+    page = watched.page
+    page.select_option("#language", lang)
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    start_checkers(page, "human", position="B:W18,30,31:B10,14")
+    page.click(square(10))
+    refusal = page.locator("#checkers-refusal")
+    expect(refusal).to_be_visible()
+    for locator in (refusal, page.locator("#status-text"), page.locator("#game option[value='checkers']"),
+                    page.locator("#claim-draw, #offer-draw").first, page.locator("#pgn-download")):
+        text = locator.inner_text() if locator.is_visible() else locator.text_content()
+        assert text and _script_share(text.replace("PDN", ""), lang) > 0.9, (lang, text)
+    assert refusal.inner_text() != MUST_JUMP
+    settle(page)
+    page.screenshot(path=str(ARTIFACTS / f"checkers-{lang}.png"), full_page=viewport is PHONE)
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    assert watched.problems == [], watched.problems
