@@ -104,8 +104,13 @@ def test_each_language_is_a_well_formed_page(pages, code):
     title = Speaker(code).say(rules.TITLE)
     assert f"<title>{title}</title>" in text and f"<h1>{title}</h1>" in text
     # the language switcher: every language, named in itself, the page's own marked
-    links = {attrs["href"]: attrs for attrs in page.find("a") if attrs["href"].startswith("rules?")}
+    links = {attrs["href"]: attrs for attrs in page.find("a") if attrs.get("hreflang")}
     assert set(links) == {f"rules?lang={c}" for c in CODES}
+    # and the checkers page, in the same language (tests/test_checkers_rules_page.py: and back)
+    others = [attrs["href"] for attrs in page.find("a")
+              if attrs["href"].startswith("rules?") and not attrs.get("hreflang")]
+    assert others == [f"rules?game=checkers&lang={code}"]
+    assert Speaker(code).say(rules.OTHER_GAME) in page.texts
     for lang in LANGUAGES.values():
         assert links[f"rules?lang={lang.code}"]["lang"] == lang.code
         assert f">{lang.name}</a>" in text

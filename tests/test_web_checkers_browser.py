@@ -525,3 +525,58 @@ def test_checkers_speaks_the_readers_language(open_page, lang, viewport):
     page.screenshot(path=str(ARTIFACTS / f"checkers-{lang}.png"), full_page=viewport is PHONE)
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     assert watched.problems == [], watched.problems
+
+
+def test_the_rules_link_follows_the_game_and_the_checkers_rules_page(open_page):
+    """The top bar's "How to play" leads to the rules of checkers while a checkers game is shown
+    (in the reader's language) and to chess otherwise; the checkers page (no console error: its
+    CSP holds) links to the chess page. Screenshot: checkers-rules.png."""
+    from jitfish.i18n import Speaker
+    from jitfish.web import checkers_rules, rules
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    watched = open_page()
+    page = watched.page
+    link = page.locator("#rules-link")
+    expect(link).to_have_attribute("href", "rules?lang=en")
+    start_checkers(page, "human")
+    expect(link).to_have_attribute("href", "rules?game=checkers&lang=en")
+    page.select_option("#language", "ta")
+    expect(link).to_have_attribute("href", "rules?game=checkers&lang=ta")
+    page.select_option("#language", "en")
+    expect(link).to_have_attribute("href", "rules?game=checkers&lang=en")
+
+    # the page it leads to
+    address = link.evaluate("a => a.href")
+    tab = watched.context.new_page()
+    problems: list[str] = []
+    tab.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    tab.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    tab.on("response", lambda r: problems.append(f"{r.status}: {r.url}") if r.status >= 400 else None)
+    tab.set_viewport_size(DESKTOP)
+    tab.goto(address)
+    expect(tab.locator("h1")).to_have_text(str(checkers_rules.TITLE))
+    assert tab.locator("figure.diagram svg.board.checkers").count() == len(checkers_rules.DIAGRAMS)
+    # the diagrams are drawn: a square's number and a piece have a size on the screen
+    box = tab.locator("#diagram-start svg").bounding_box()
+    assert box["width"] >= 200 and abs(box["width"] - box["height"]) < 2
+    assert tab.locator("#diagram-start svg g.piece").count() == 24
+    assert tab.evaluate("document.documentElement.scrollWidth") <= DESKTOP["width"]
+    tab.screenshot(path=str(ARTIFACTS / "checkers-rules.png"), full_page=True)
+    tab.click(".other-game a")
+    expect(tab.locator("h1")).to_have_text(Speaker("en").say(rules.TITLE))
+    tab.click(".other-game a")
+    expect(tab.locator("h1")).to_have_text(str(checkers_rules.TITLE))
+    assert problems == [], problems
+    tab.close()
+
+    # back to chess: the chess rules
+    open_form(page)
+    page.select_option("#game", "chess")
+    page.select_option("#opponent", "human")
+    page.click("#new-game")
+    if "confirm" in (page.get_attribute("#new-game", "class") or ""):
+        page.click("#new-game")
+    expect(page.locator("#board")).to_be_visible()
+    expect(link).to_have_attribute("href", "rules?lang=en")
+    assert watched.problems == [], watched.problems

@@ -11,7 +11,8 @@ for the squares a piece can reach, rings for its captures, crosses for squares i
 highlighted squares and arrows for a move). `tests/test_rules_page.py` checks each one with
 python-chess: the marked squares are exactly the legal moves, the checkmate is checkmate, and so on.
 
-The page is served at `/rules?lang=CODE`, under the Content Security Policy
+The page is served at `/rules?lang=CODE` (the checkers page, checkers_rules.py, made by the same
+`book_page` at `/rules?game=checkers&lang=CODE`; each links to the other), under the Content Security Policy
 `default-src 'self'; img-src 'self' data:`: no script, no inline style attribute (classes only,
 styled by `static/rules.css`); the pieces are the same-origin images `static/pieces/wK.svg`...
 
@@ -426,49 +427,78 @@ FOOTER = Msg("Written from the FIDE Laws of Chess (the 2023 edition). Where this
              "differ, the Laws decide.")
 
 
-def messages() -> list[Msg]:
-    """Every message of the page, in the order it comes (each once)."""
-    found: list[Msg] = [TITLE, LANGUAGE_LABEL, CONTENTS, *INTRO]
+OTHER_GAME = Msg("How to play checkers")
+
+
+def address(game: str, code: str) -> str:
+    """The address of a game's "How to play" page in a language: `rules?lang=en` for chess,
+    `rules?game=checkers&lang=en` for checkers."""
+    return f"rules?lang={code}" if game == "chess" else f"rules?game={game}&lang={code}"
+
+
+@dataclass(frozen=True)
+class Book:
+    """One game's "How to play" page: its texts, its sections, how its diagrams are drawn and the
+    link to the other game's page. `diagram_type` is the class of its diagrams (each has `key` and
+    `caption`); `draw(diagram, label)` makes one's `<svg>`."""
+    game: str
+    title: Msg
+    intro: list
+    sections: list
+    footer: Msg
+    other: Msg
+    other_game: str
+    diagram_type: type
+    draw: object
+
+
+def book_messages(book: Book) -> list[Msg]:
+    """Every message of a book's page, in the order it comes (each once)."""
+    found: list[Msg] = [book.title, LANGUAGE_LABEL, book.other, CONTENTS, *book.intro]
 
     def add(message: Msg) -> None:
         if message not in found:
             found.append(message)
 
-    for section in SECTIONS:
+    for section in book.sections:
         add(section.heading)
         for block in section.blocks:
             for item in (block if isinstance(block, (list, tuple)) else [block]):
                 if isinstance(item, Msg):
                     add(item)
-                elif isinstance(item, Diagram):
+                elif isinstance(item, book.diagram_type):
                     add(item.caption)
                 elif isinstance(item, Sub):
                     add(item.heading)
                 elif item == SIGNS:
                     for _, name in PIECE_NAMES:
                         add(name)
-    add(FOOTER)
+    add(book.footer)
     return found
 
 
-def diagrams() -> list[Diagram]:
-    """The diagrams of the page, in the order they come."""
+def book_diagrams(book: Book) -> list:
+    """The diagrams of a book's page, in the order they come."""
     found = []
-    for section in SECTIONS:
+    for section in book.sections:
         for block in section.blocks:
             for item in (block if isinstance(block, tuple) else [block]):
-                if isinstance(item, Diagram):
+                if isinstance(item, book.diagram_type):
                     found.append(item)
     return found
 
 
+def messages() -> list[Msg]:
+    """Every message of the chess page, in the order it comes (each once)."""
+    return book_messages(CHESS)
+
+
+def diagrams() -> list[Diagram]:
+    """The diagrams of the chess page, in the order they come."""
+    return book_diagrams(CHESS)
+
+
 # ---- the page ---------------------------------------------------------------------------------------
-
-
-def _figure(diagram: Diagram, say) -> str:
-    caption = say(diagram.caption)
-    return (f'<figure class="diagram" id="diagram-{diagram.key}">{board_svg(diagram, caption)}'
-            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
 
 
 def _signs(speaker: Speaker) -> str:
@@ -480,8 +510,8 @@ def _signs(speaker: Speaker) -> str:
     return '<ul class="signs">' + "".join(rows) + "</ul>"
 
 
-def rules_page(code: str, figurines: bool | None = None) -> str:
-    """The "How to play" page in a language (English for a code Jitfish does not speak), as a
+def book_page(book: Book, code: str, figurines: bool | None = None) -> str:
+    """A book's "How to play" page in a language (English for a code Jitfish does not speak), as a
     complete HTML document; `figurines` overrides the language's notation for the moves."""
     speaker = Speaker(code if code in LANGUAGES else SOURCE, figurines)
 
@@ -491,7 +521,12 @@ def rules_page(code: str, figurines: bool | None = None) -> str:
     def text(message: Msg) -> str:
         return html.escape(say(message))
 
-    title = text(TITLE)
+    def figure(diagram) -> str:
+        caption = say(diagram.caption)
+        return (f'<figure class="diagram" id="diagram-{diagram.key}">{book.draw(diagram, caption)}'
+                f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+
+    title = text(book.title)
     out = ["<!doctype html>",
            f'<html lang="{speaker.code}" dir="ltr">',
            "<head>",
@@ -499,28 +534,31 @@ def rules_page(code: str, figurines: bool | None = None) -> str:
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
            '<meta name="color-scheme" content="light dark">',
            f"<title>{title}</title>",
+           '<link rel="icon" type="image/svg+xml" href="static/pieces/wN.svg">',
            '<link rel="stylesheet" href="static/fonts.css">',
            '<link rel="stylesheet" href="static/rules.css">',
            "</head>",
-           "<body>",
+           f'<body class="game-{book.game}">',
            "<header>",
            f'<nav class="langs" aria-label="{text(LANGUAGE_LABEL)}"><ul>']
     for lang in LANGUAGES.values():
         current = ' aria-current="page"' if lang.code == speaker.code else ""
-        out.append(f'<li><a href="rules?lang={lang.code}" lang="{lang.code}" hreflang="{lang.code}"'
-                   f' translate="no"{current}>{html.escape(lang.name)}</a></li>')
+        out.append(f'<li><a href="{html.escape(address(book.game, lang.code))}" lang="{lang.code}" '
+                   f'hreflang="{lang.code}" translate="no"{current}>{html.escape(lang.name)}</a></li>')
     out.append("</ul></nav>")
     out.append(f"<h1>{title}</h1>")
+    out.append(f'<p class="other-game"><a href="{html.escape(address(book.other_game, speaker.code))}">'
+               f"{text(book.other)}</a></p>")
     out.append("</header>")
     out.append("<main>")
-    for message in INTRO:
+    for message in book.intro:
         out.append(f"<p>{text(message)}</p>")
     out.append(f'<nav class="toc" aria-labelledby="toc-heading">'
                f'<h2 id="toc-heading">{text(CONTENTS)}</h2><ol>')
-    for section in SECTIONS:
+    for section in book.sections:
         out.append(f'<li><a href="#{section.anchor}">{text(section.heading)}</a></li>')
     out.append("</ol></nav>")
-    for section in SECTIONS:
+    for section in book.sections:
         out.append(f'<section id="{section.anchor}" aria-labelledby="h-{section.anchor}">')
         out.append(f'<h2 id="h-{section.anchor}">{text(section.heading)}</h2>')
         pending: list[str] = []          # paragraphs that go beside the next diagram
@@ -528,15 +566,15 @@ def rules_page(code: str, figurines: bool | None = None) -> str:
             if isinstance(block, Msg):
                 pending.append(f"<p>{text(block)}</p>")
                 continue
-            if isinstance(block, Diagram):
+            if isinstance(block, book.diagram_type):
                 out.append(f'<div class="pair"><div class="text">{"".join(pending)}</div>'
-                           f"{_figure(block, say)}</div>")
+                           f"{figure(block)}</div>")
                 pending = []
                 continue
             out.extend(pending)
             pending = []
             if isinstance(block, tuple):
-                out.append('<div class="diagrams">' + "".join(_figure(d, say) for d in block) + "</div>")
+                out.append('<div class="diagrams">' + "".join(figure(d) for d in block) + "</div>")
             elif isinstance(block, list):
                 out.append("<ul>" + "".join(f"<li>{text(item)}</li>" for item in block) + "</ul>")
             elif isinstance(block, Sub):
@@ -550,7 +588,16 @@ def rules_page(code: str, figurines: bool | None = None) -> str:
         out.extend(pending)
         out.append("</section>")
     out.append("</main>")
-    out.append(f"<footer><p>{text(FOOTER)}</p></footer>")
+    out.append(f"<footer><p>{text(book.footer)}</p></footer>")
     out.append("</body>")
     out.append("</html>")
     return "\n".join(out) + "\n"
+
+
+CHESS = Book("chess", TITLE, INTRO, SECTIONS, FOOTER, OTHER_GAME, "checkers", Diagram, board_svg)
+
+
+def rules_page(code: str, figurines: bool | None = None) -> str:
+    """The chess "How to play" page in a language (English for a code Jitfish does not speak), as
+    a complete HTML document; `figurines` overrides the language's notation for the moves."""
+    return book_page(CHESS, code, figurines)

@@ -122,13 +122,16 @@ class WebServer:
                                                               "X-Content-Type-Options": "nosniff"})
 
     async def rules(self, request: web.Request) -> web.StreamResponse:
-        """How to play, in the language asked for (`?lang=`), else the browser's."""
+        """How to play, in the language asked for (`?lang=`), else the browser's: chess, or
+        checkers for `?game=checkers`."""
+        from jitfish.web.checkers_rules import checkers_rules_page
         from jitfish.web.rules import rules_page
 
         if not self._host_ok(request):
             return web.Response(status=403, text="Forbidden: unknown host name.\n")
         code = match(request.query.get("lang", "")) or accept_language(request.headers.get("Accept-Language"))
-        return web.Response(text=rules_page(code), content_type="text/html", headers=SECURITY_HEADERS)
+        page = checkers_rules_page if request.query.get("game") == "checkers" else rules_page
+        return web.Response(text=page(code), content_type="text/html", headers=SECURITY_HEADERS)
 
     async def socket(self, request: web.Request) -> web.StreamResponse:
         if not (self._host_ok(request) and self._origin_ok(request) and self._token_ok(request)):

@@ -2,7 +2,8 @@
 // the notation of moves (i18n.js says everything in them; the server is told, so that its own texts
 // follow), sound, full screen, the board's colours (each game its own: chess on wood, checkers on
 // the tournament green and buff, until the reader picks others) and "turn board each move".
-// applyPrefs() shows them on their controls.
+// applyPrefs() shows them on their controls. The top bar's "How to play" link follows the language
+// and the game shown (the rules of checkers while a checkers game is on the board).
 import {t, I18n, setLanguage, setNotation} from "./i18n.js";
 import {$} from "./dom.js";
 import {prefs, savePrefs} from "./storage.js";
@@ -24,6 +25,14 @@ export function applyTheme() {
   document.body.className = document.body.className.replace(/\btheme-\w+/g, "").trim();
   document.body.classList.add(`theme-${theme}`);
   $("theme").value = theme;
+  applyRulesLink();
+}
+
+// "How to play": the rules of the game shown, in the reader's language.
+export function applyRulesLink() {
+  const lang = encodeURIComponent(I18n.lang);
+  const href = gameKind(state.game) === "checkers" ? `rules?game=checkers&lang=${lang}` : `rules?lang=${lang}`;
+  $("rules-link").setAttribute("href", href);
 }
 
 export function applyPrefs() {
@@ -32,7 +41,6 @@ export function applyPrefs() {
   $("auto-flip").checked = prefs.autoFlip;
   $("language").value = I18n.lang;
   $("notation").value = I18n.figurines ? "figurines" : "letters";
-  $("rules-link").setAttribute("href", `rules?lang=${encodeURIComponent(I18n.lang)}`);
 }
 
 // The server says its texts (the status, results, reasons, level names...) in the language and
