@@ -31,8 +31,10 @@ export function applyTheme() {
 // "How to play": the rules of the game shown, in the reader's language.
 export function applyRulesLink() {
   const lang = encodeURIComponent(I18n.lang);
-  const href = gameKind(state.game) === "checkers" ? `rules?game=checkers&lang=${lang}` : `rules?lang=${lang}`;
-  $("rules-link").setAttribute("href", href);
+  const checkers = gameKind(state.game) === "checkers";
+  $("rules-link").setAttribute("href", checkers ? `rules?game=checkers&lang=${lang}` : `rules?lang=${lang}`);
+  $("rules-link").title = checkers ? t("The rules of checkers and how to play here")
+                                   : t("The rules of chess and how to play here");
 }
 
 export function applyPrefs() {
