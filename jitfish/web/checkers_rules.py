@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from checkers.notation import START_FEN, parse_fen
 
-from jitfish.i18n import Msg
+from jitfish.i18n import Msg, PMsg
 from jitfish.web.rules import (FILES, SQUARE, Book, Section, Sub, _arrow, _center, _corner,
                                book_diagrams, book_messages, book_page)
 
@@ -227,7 +227,8 @@ SECTIONS: list[Section] = [
             "sets the dark pieces are red. Black (or red) always moves first. Then the players take "
             "turns, one move each. A player may not pass."),
     ]),
-    Section("moves", Msg("How the pieces move"), [
+    # Translators: the heading of checkers' moves: say "pieces" with the checkers word (men and kings).
+    Section("moves", PMsg("checkers", "How the pieces move"), [
         # Translators: a "man" is an ordinary checkers piece, one that is not a king.
         Sub(Msg("Men")),
         Msg("A man moves one square diagonally forward, towards the opponent's side, to an empty "
