@@ -19,7 +19,6 @@ result is Black's score first: `1-0` Black won, `0-1` White won, `1/2-1/2` a dra
 
 from __future__ import annotations
 
-import datetime
 import math
 import re
 from dataclasses import dataclass
@@ -31,8 +30,8 @@ from checkers.defs import BLACK as CK_BLACK, WHITE as CK_WHITE
 from checkers.move import captured, move_crowns
 from checkers.notation import START_FEN, FenError, MoveError
 
-from jitfish.clock import Clock, SideState, TimeControl
-from jitfish.game import GameError
+from jitfish.clock import SideState, TimeControl
+from jitfish.game_base import BaseGame, GameError
 from jitfish.i18n import N_, Msg
 
 GAME_TYPE = "21"                   # PDN's number for American checkers / English draughts
@@ -68,27 +67,19 @@ class CheckersPly:
     clock_before: tuple[SideState, SideState] | None
 
 
-class CheckersGame:
+class CheckersGame(BaseGame):
     """A checkers game in progress or finished, against the robot (`human` the person's colour)
     or between two people (`human` None); `start` may carry moves already played (a pasted PDN)."""
 
     def __init__(self, start: Board, human: chess.Color | None, control: TimeControl = TimeControl(),
                  takeback: bool = True) -> None:
+        super().__init__(human, control, takeback)
         self.root_fen = start.root_fen
         self.board = Board(self.root_fen)
         self.plies: list[CheckersPly] = []
         for move in start.moves_played:              # a PDN set-up: its moves begin the record
             self._record(move, None, None)
         self.first_live_ply = len(self.plies)       # the first move played here is not timed
-        self.human = human
-        self.control = control
-        self.takeback = takeback
-        self.clock = Clock(control) if control.timed else None
-        self.result = "*"
-        self.reason: Msg | str = ""
-        self.termination = ""
-        self.draw_offer: chess.Color | None = None
-        self.date = datetime.date.today()
         self._check_position_end()
 
     # ---- who plays ----
@@ -96,16 +87,6 @@ class CheckersGame:
     @property
     def turn(self) -> chess.Color:
         return colour_of(self.board.turn)
-
-    def is_robot(self, colour: chess.Color) -> bool:
-        return self.human is not None and colour != self.human
-
-    @property
-    def over(self) -> bool:
-        return self.result != "*"
-
-    def robot_to_move(self) -> bool:
-        return not self.over and self.is_robot(self.turn)
 
     # ---- moves ----
 
@@ -181,19 +162,9 @@ class CheckersGame:
         if move not in self.board.legal_moves():
             raise GameError(Msg("{move} is not a legal move", move=str(move)))
         mover = self.turn
-        before = self.clock.state() if self.clock is not None else None
-        clock_after = None
-        if self.clock is not None:
-            if self.clock.running is None:          # the first move is not timed: the clock starts now
-                self.clock.start(mover, now)
-            self.clock.press(mover, now)
-            clock_after = self.clock.sides[mover].remaining
+        before, clock_after = self._press_clock(mover, now)
         ply = self._record(move, clock_after, before)
-        if self.draw_offer is not None and self.draw_offer != mover:
-            self.draw_offer = None                  # moving declines the opponent's offer
-        self._check_position_end()
-        if self.over and self.clock is not None:
-            self.clock.stop(now)
+        self._moved(mover, now)
         return ply
 
     def _record(self, move: int, clock_after: float | None,
@@ -215,22 +186,13 @@ class CheckersGame:
         else:
             self._end("0-1", Msg("Black has no move left: White wins"), "normal")
 
-    def _end(self, result: str, reason: Msg, termination: str, now: float | None = None) -> None:
-        self.result, self.reason, self.termination = result, reason, termination
-        self.draw_offer = None
-        if now is not None and self.clock is not None:
-            self.clock.stop(now)
-
     # ---- the clock ----
 
     def check_flag(self, now: float) -> bool:
         """End the game if the side to move has run out of time: a flag loses."""
-        if self.over or self.clock is None:
-            return False
-        flagged = self.clock.flagged(now)
+        flagged = self._flagged(now)
         if flagged is None:
             return False
-        self.clock.stop(now)
         if flagged == chess.WHITE:
             self._end("1-0", Msg("White ran out of time: Black wins"), "time forfeit")
         else:
@@ -263,60 +225,6 @@ class CheckersGame:
         self._end("1-0" if colour == chess.WHITE else "0-1",
                   Msg("White resigns: Black wins") if colour == chess.WHITE else Msg("Black resigns: White wins"),
                   "normal", now)
-
-    def offer_draw(self, colour: chess.Color) -> None:
-        if self.over:
-            raise GameError(Msg("the game is over"))
-        if self.draw_offer == colour:
-            raise GameError(Msg("your draw offer stands: wait for the answer"))
-        if self.draw_offer is not None:
-            raise GameError(Msg("a draw has been offered to you: accept or decline it"))
-        self.draw_offer = colour
-
-    def answer_draw(self, colour: chess.Color, accept: bool, now: float = 0.0) -> None:
-        if self.draw_offer is None or self.draw_offer == colour:
-            raise GameError(Msg("there is no draw offer to answer"))
-        if accept:
-            self._end("1/2-1/2", Msg("Draw by agreement"), "normal", now)
-        self.draw_offer = None
-
-    def takeback_plies(self) -> int:
-        """As in chess (jitfish/game.py): the person's move and the robot's answer, one move
-        between people, none in a finished game or before the set-up's moves."""
-        if not self.takeback or self.over:
-            return 0
-        if self.human is None:
-            plies = 1
-        else:
-            plies = 1 if self.turn != self.human else 2
-        return plies if len(self.plies) >= plies else 0
-
-    def no_takeback_reason(self) -> Msg:
-        if not self.takeback:
-            return Msg("take-backs are off in this game")
-        if self.over:
-            return Msg("the game is over: a finished game is not taken back (review or analyse it instead)")
-        return Msg("nothing to take back")
-
-    def take_back(self, now: float = 0.0) -> int:
-        plies = self.takeback_plies()
-        if plies == 0:
-            raise GameError(self.no_takeback_reason())
-        state = None
-        for _ in range(plies):
-            ply = self.plies.pop()
-            self.board.pop()
-            state = ply.clock_before
-        self.result, self.reason, self.termination = "*", "", ""
-        self.draw_offer = None
-        if self.clock is not None:
-            if state is None:
-                first = self.clock.control.periods[0].seconds
-                state = (SideState(first), SideState(first))
-            self.clock.restore(state, self.turn, now)
-            if len(self.plies) <= self.first_live_ply:
-                self.clock.running = None
-        return plies
 
     # ---- the record ----
 

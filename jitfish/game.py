@@ -11,7 +11,6 @@ monotonic clock (an untimed game may leave it at 0).
 
 from __future__ import annotations
 
-import datetime
 import math
 import re
 from dataclasses import dataclass
@@ -19,7 +18,8 @@ from dataclasses import dataclass
 import chess
 import chess.pgn
 
-from jitfish.clock import Clock, SideState, TimeControl, flag_result
+from jitfish.clock import SideState, TimeControl, flag_result
+from jitfish.game_base import BaseGame, GameError
 from jitfish.i18n import N_, Moves, Msg, letters
 
 COLOURS = {"white": chess.WHITE, "black": chess.BLACK}
@@ -36,11 +36,6 @@ CLAIMED = {                        # a claimed draw as the result line says it, 
     ("threefold", chess.WHITE): N_("Draw by threefold repetition (claimed by White)"),
     ("threefold", chess.BLACK): N_("Draw by threefold repetition (claimed by Black)"),
 }
-
-
-class GameError(ValueError):
-    """A request the game cannot carry out: its argument, a `Msg` (or text), is for the player;
-    `str()` is the English."""
 
 
 def colour_name(colour: chess.Color) -> str:
@@ -131,27 +126,19 @@ class Ply:
         return landing_square(self.move, self.castle)
 
 
-class Game:
-    """A game in progress or finished, against the robot (`human` is the person's colour) or
-    between two people (`human` None). Colours are python-chess's (True is White)."""
+class Game(BaseGame):
+    """A chess game in progress or finished, against the robot (`human` is the person's colour)
+    or between two people (`human` None). Colours are python-chess's (True is White)."""
 
     def __init__(self, start: chess.Board, human: chess.Color | None, control: TimeControl = TimeControl(),
                  takeback: bool = True) -> None:
+        super().__init__(human, control, takeback)
         self.root = start.root()
         self.board = self.root.copy()
         self.plies: list[Ply] = []
         for move in start.move_stack:               # a PGN set-up: its moves begin the record
             self._record(move, None, None)
         self.first_live_ply = len(self.plies)       # the first move played here is not timed
-        self.human = human
-        self.control = control
-        self.takeback = takeback
-        self.clock = Clock(control) if control.timed else None
-        self.result = "*"
-        self.reason = ""
-        self.termination = ""                       # PGN Termination: normal, time forfeit
-        self.draw_offer: chess.Color | None = None
-        self.date = datetime.date.today()
         self._check_position_end()
 
     # ---- who plays ----
@@ -159,16 +146,6 @@ class Game:
     @property
     def turn(self) -> chess.Color:
         return self.board.turn
-
-    def is_robot(self, colour: chess.Color) -> bool:
-        return self.human is not None and colour != self.human
-
-    @property
-    def over(self) -> bool:
-        return self.result != "*"
-
-    def robot_to_move(self) -> bool:
-        return not self.over and self.is_robot(self.turn)
 
     # ---- moves ----
 
@@ -205,19 +182,9 @@ class Game:
         if move not in self.board.legal_moves:
             raise GameError(Msg("{move} is not a legal move", move=move.uci()))
         mover = self.board.turn
-        before = self.clock.state() if self.clock is not None else None
-        clock_after = None
-        if self.clock is not None:
-            if self.clock.running is None:          # the first move is not timed: the clock starts now
-                self.clock.start(mover, now)
-            self.clock.press(mover, now)
-            clock_after = self.clock.sides[mover].remaining
+        before, clock_after = self._press_clock(mover, now)
         ply = self._record(move, clock_after, before)
-        if self.draw_offer is not None and self.draw_offer != mover:
-            self.draw_offer = None                  # moving declines the opponent's offer
-        self._check_position_end()
-        if self.over and self.clock is not None:
-            self.clock.stop(now)
+        self._moved(mover, now)
         return ply
 
     def _record(self, move: chess.Move, clock_after: float | None,
@@ -238,23 +205,13 @@ class Game:
         else:
             self._end("1/2-1/2", Msg(ENDINGS.get(outcome.termination, N_("Draw"))), "normal")
 
-    def _end(self, result: str, reason: Msg, termination: str, now: float | None = None) -> None:
-        """Record the end (the reason as the result line says it); with `now`, stop the clock too."""
-        self.result, self.reason, self.termination = result, reason, termination
-        self.draw_offer = None
-        if now is not None and self.clock is not None:
-            self.clock.stop(now)
-
     # ---- the clock ----
 
     def check_flag(self, now: float) -> bool:
         """End the game if the side to move has run out of time (FIDE 6.9 for the result)."""
-        if self.over or self.clock is None:
-            return False
-        flagged = self.clock.flagged(now)
+        flagged = self._flagged(now)
         if flagged is None:
             return False
-        self.clock.stop(now)
         result, reason = flag_result(self.board, flagged)
         self._end(result, reason, "time forfeit")
         return True
@@ -286,64 +243,6 @@ class Game:
         self._end("0-1" if colour == chess.WHITE else "1-0",
                   Msg("White resigns: Black wins") if colour == chess.WHITE else Msg("Black resigns: White wins"),
                   "normal", now)
-
-    def offer_draw(self, colour: chess.Color) -> None:
-        """The colour offers a draw; it stands until the opponent answers or moves."""
-        if self.over:
-            raise GameError(Msg("the game is over"))
-        if self.draw_offer == colour:
-            raise GameError(Msg("your draw offer stands: wait for the answer"))
-        if self.draw_offer is not None:
-            raise GameError(Msg("a draw has been offered to you: accept or decline it"))
-        self.draw_offer = colour
-
-    def answer_draw(self, colour: chess.Color, accept: bool, now: float = 0.0) -> None:
-        """The opponent of the side that offered accepts or declines."""
-        if self.draw_offer is None or self.draw_offer == colour:
-            raise GameError(Msg("there is no draw offer to answer"))
-        if accept:
-            self._end("1/2-1/2", Msg("Draw by agreement"), "normal", now)
-        self.draw_offer = None
-
-    def takeback_plies(self) -> int:
-        """How many plies a take-back removes now (0: none possible): against the robot, the
-        person's last move and the robot's answer (only the person's move while the robot
-        thinks); between people, the last move. A finished game is never taken back, however it
-        ended: its end stands (its moves can still be replayed and analysed)."""
-        if not self.takeback or self.over:
-            return 0
-        if self.human is None:
-            return 1 if self.plies else 0
-        plies = 1 if self.board.turn != self.human else 2
-        return plies if len(self.plies) >= plies else 0
-
-    def no_takeback_reason(self) -> Msg:
-        if not self.takeback:
-            return Msg("take-backs are off in this game")
-        if self.over:
-            return Msg("the game is over: a finished game is not taken back (review or analyse it instead)")
-        return Msg("nothing to take back")
-
-    def take_back(self, now: float = 0.0) -> int:
-        """Take back `takeback_plies()` plies, the clocks as they were; the number taken back."""
-        plies = self.takeback_plies()
-        if plies == 0:
-            raise GameError(self.no_takeback_reason())
-        state = None
-        for _ in range(plies):
-            ply = self.plies.pop()
-            self.board.pop()
-            state = ply.clock_before
-        self.result, self.reason, self.termination = "*", "", ""
-        self.draw_offer = None
-        if self.clock is not None:
-            if state is None:                       # a position of the set-up: the clocks as at the start
-                first = self.clock.control.periods[0].seconds
-                state = (SideState(first), SideState(first))
-            self.clock.restore(state, self.board.turn, now)
-            if len(self.plies) <= self.first_live_ply:
-                self.clock.running = None           # the first move is again untimed
-        return plies
 
     # ---- the record ----
 

@@ -13,7 +13,8 @@ import chess
 from checkers.levels import MAX_LEVEL
 
 from jitfish.checkers_game import CheckersGame, read_start
-from jitfish.game import COLOURS, colour_name, side_name
+from jitfish.game import colour_name, side_name
+from jitfish.web.game import seat_name
 from jitfish.i18n import N_, Msg
 
 # The page's checkers levels: a number and a name (said in the reader's language).
@@ -52,19 +53,11 @@ class CheckersWebGame(CheckersGame):
         self.settings = settings
         self.rng = rng
         start, self.pasted_tags = read_start(settings.position)
-        human = None                                # both sides are people
-        if settings.opponent == "robot":
-            choice = settings.color if settings.color != "random" else rng.choice(("white", "black"))
-            human = COLOURS[choice]
-        super().__init__(start, human, settings.clock, settings.takeback)
+        super().__init__(start, settings.human_colour(rng), settings.clock, settings.takeback)
         self.premove = None                         # no pre-moves in checkers
 
     def player_name(self, colour: chess.Color) -> Msg | str:
-        if self.human is None:
-            return self.pasted_tags.get(side_name(colour)) or (Msg("White") if colour == chess.WHITE else Msg("Black"))
-        if colour == self.human:
-            return Msg("You")
-        return robot_name(self.settings.level)
+        return seat_name(self.human, colour, self.pasted_tags, robot_name(self.settings.level))
 
     def status(self) -> Msg:
         if self.over:

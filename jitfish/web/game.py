@@ -114,6 +114,20 @@ class Settings:
                                 count=MAX_POSITION_TEXT))
         return cls(opponent, game, level, color, elo, clock, clock_name, position=position.strip(), **flags)
 
+    def human_colour(self, rng: random.Random) -> chess.Color | None:
+        """The person's colour against the robot (drawn when random), None between people."""
+        if self.opponent != "robot":
+            return None
+        return COLOURS[self.color if self.color != "random" else rng.choice(("white", "black"))]
+
+
+def seat_name(human: chess.Color | None, colour: chess.Color, pasted: dict[str, str], robot: Msg | str) -> Msg | str:
+    """The name beside the board, in either game: between people White and Black, or the players
+    of a pasted PGN or PDN; against the robot You and the robot's name."""
+    if human is None:
+        return pasted.get(side_name(colour)) or (Msg("White") if colour == chess.WHITE else Msg("Black"))
+    return Msg("You") if colour == human else robot
+
 
 class Game(model.Game):
     """The browser's game: the shared game (jitfish/game.py) with its settings and what the page
@@ -123,22 +137,12 @@ class Game(model.Game):
         self.settings = settings
         self.rng = rng
         start = start_board(settings.position, settings.chess960, rng)
-        human = None                                # both sides are people
-        if settings.opponent == "robot":
-            choice = settings.color if settings.color != "random" else rng.choice(("white", "black"))
-            human = COLOURS[choice]
-        super().__init__(start, human, settings.clock, settings.takeback)
+        super().__init__(start, settings.human_colour(rng), settings.clock, settings.takeback)
         self.premove: tuple[str, str, str] | None = None      # from, to, promotion piece
         self.pasted_tags = pasted_tags(settings.position)
 
     def player_name(self, colour: chess.Color) -> Msg | str:
-        """The name beside the board: between people White and Black, or the players of a pasted
-        PGN; against the robot You and the robot's."""
-        if self.human is None:
-            return self.pasted_tags.get(side_name(colour)) or (Msg("White") if colour == chess.WHITE else Msg("Black"))
-        if colour == self.human:
-            return Msg("You")
-        return robot_name(self.settings.elo)
+        return seat_name(self.human, colour, self.pasted_tags, robot_name(self.settings.elo))
 
     # ---- moves as the page makes them ----
 

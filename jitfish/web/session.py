@@ -23,7 +23,7 @@ from search.levels import MIN_ELO
 
 from jitfish.checkers_game import checkers_colour
 from jitfish.game import COLOURS, GameError
-from jitfish.i18n import Moves, Msg
+from jitfish.i18n import Msg
 from jitfish.robot_policy import human_pause
 from jitfish.setup import start_board
 from jitfish.web.analysis import AnalysisBoard, Analyst
