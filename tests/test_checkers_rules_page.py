@@ -11,18 +11,20 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-from babel.messages.pofile import read_po
 
 import jitfish.i18n as i18n
 from checkers.board import Board
 from checkers.defs import BLACK, WHITE
 from checkers.notation import START_FEN
-from jitfish.i18n import LANGUAGES, LOCALE_DIR, Catalog, Msg, Speaker
+from jitfish.i18n import LANGUAGES, Msg
 from jitfish.web import checkers_rules
 from jitfish.web.checkers_rules import (DIAGRAMS, CheckersDiagram, cell, checkers_rules_page, checkers_svg,
                                         diagrams, messages, name, placed)
 from jitfish.web.rules import rules_page
-from tests.test_rules_page import SVG, Page
+from tests.rules_pages import (SVG, Page, check_all_marked, check_content_security_policy,
+                               check_diagrams_named, check_extracted, check_in_catalogues,
+                               check_only_whole_messages, check_translators_size, check_well_formed,
+                               marking_catalog)
 
 CODES = list(LANGUAGES)
 
@@ -32,81 +34,34 @@ def pages() -> dict[str, str]:
     return {code: checkers_rules_page(code) for code in CODES}
 
 
-def said(code: str) -> set[str]:
-    speaker = Speaker(code)
-    return {speaker.say(message) for message in messages()}
-
-
 # ---- the page -------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("code", CODES)
 def test_each_language_is_a_well_formed_page(pages, code):
-    text = pages[code]
-    assert text.startswith("<!doctype html>\n")
-    page = Page(text)
-    assert page.errors == []
-    assert page.elements[0] == ("html", {"lang": code, "dir": "ltr"})
-    assert page.find("link", rel="stylesheet", href="static/rules.css")
-    assert page.find("body", **{"class": "game-checkers"})
-    title = Speaker(code).say(checkers_rules.TITLE)
-    assert f"<title>{title}</title>" in text and f"<h1>{title}</h1>" in text
-    # the language switcher stays on the checkers page
-    switcher = {attrs["href"]: attrs for attrs in page.find("a") if attrs.get("hreflang")}
-    assert set(switcher) == {f"rules?game=checkers&lang={c}" for c in CODES}
-    current = [href for href, attrs in switcher.items() if attrs.get("aria-current") == "page"]
-    assert current == [f"rules?game=checkers&lang={code}"]
-    # the chess page, in the same language, and back
-    other = [attrs["href"] for attrs in page.find("a") if not attrs.get("hreflang") and not attrs["href"].startswith("#")]
-    assert other == [f"rules?lang={code}"]
-    assert Speaker(code).say(checkers_rules.OTHER_GAME) in page.texts
+    """Well formed, titled, the language switcher staying on the checkers page, the link to the
+    chess page in the same language, and back, the table of contents."""
+    check_well_formed(pages[code], code, game="checkers", other="chess", title=checkers_rules.TITLE,
+                      other_game=checkers_rules.OTHER_GAME)
     chess = Page(rules_page(code))
     assert [a["href"] for a in chess.find("a") if not a.get("hreflang") and not a["href"].startswith("#")] \
         == [f"rules?game=checkers&lang={code}"]
-    # the contents point at the sections; no id twice
-    anchors = [attrs["id"] for _, attrs in page.elements if attrs.get("id")]
-    assert len(anchors) == len(set(anchors))
-    for attrs in page.find("a"):
-        if attrs["href"].startswith("#"):
-            assert attrs["href"][1:] in anchors
 
 
 @pytest.mark.parametrize("code", CODES)
 def test_the_page_keeps_to_its_content_security_policy(pages, code):
-    page = Page(pages[code])
-    tags = {tag for tag, _ in page.elements}
-    assert "script" not in tags and "style" not in tags and "image" not in tags
-    for tag, attrs in page.elements:
-        for attribute, value in attrs.items():
-            assert attribute != "style" and not attribute.startswith("on"), (tag, attribute)
-            if attribute in ("href", "src"):
-                assert value and not re.match(r"[a-z]+:|//", value), (tag, attribute, value)
-    assert "style=" not in pages[code]
+    page = check_content_security_policy(pages[code])
+    assert "image" not in {tag for tag, _ in page.elements}       # the pieces are drawn, not images
 
 
 @pytest.mark.parametrize("code", CODES)
 def test_every_diagram_is_on_the_page_with_its_caption_as_its_name(pages, code):
-    page = Page(pages[code])
-    speaker = Speaker(code)
-    assert len(page.find("svg")) == len(DIAGRAMS) == len(diagrams())
-    assert [d.key for d in diagrams()] == list(DIAGRAMS)
-    for diagram in diagrams():
-        caption = speaker.say(diagram.caption)
-        assert page.find("figure", id=f"diagram-{diagram.key}")
-        assert page.find("svg", role="img", **{"aria-label": caption})
-        assert caption in page.texts
+    check_diagrams_named(Page(pages[code]), code, diagrams(), DIAGRAMS)
 
 
 @pytest.mark.parametrize("code", CODES)
 def test_every_text_on_the_page_is_one_whole_message(pages, code):
-    speaker = Speaker(code)
-    allowed = said(code) | {lang.name for lang in LANGUAGES.values()}
-    page = Page(pages[code])
-    for text in page.texts:
-        assert text in allowed, text
-    for message in messages():
-        assert speaker.say(message) in page.texts or any(
-            attrs.get("aria-label") == speaker.say(message) for _, attrs in page.elements), message.msgid
+    check_only_whole_messages(Page(pages[code]), code, messages())
 
 
 def test_an_unknown_language_gives_english():
@@ -114,12 +69,8 @@ def test_an_unknown_language_gives_english():
 
 
 def test_messages_are_a_translators_size():
-    found = messages()
-    assert 40 <= len(found) <= 80
-    assert len({(m.context, m.msgid) for m in found}) == len(found)
-    for message in found:
-        assert len(message.msgid) <= 420, message.msgid
-        assert message.msgid == message.msgid.strip() and "  " not in message.msgid
+    check_translators_size(messages(), 40)
+    for message in messages():
         # moves and FEN are placeholders, never written into a message
         assert not re.search(r"\d+[x-]\d+", message.msgid), message.msgid
 
@@ -144,41 +95,23 @@ def test_the_content_says_the_wcdf_rules():
 
 
 def test_every_message_is_extracted_into_the_template():
-    from tools.i18n.extract import TEMPLATE, template
-
-    fresh = template()
-    with TEMPLATE.open("rb") as handle:
-        stored = read_po(handle)
-    for message in messages():
-        assert fresh.get(message.msgid, context=message.context) is not None, message.msgid
-        entry = stored.get(message.msgid, context=message.context)
-        assert entry is not None, f"not in messages.pot (run python -m tools.i18n.extract): {message.msgid}"
-        assert any(path in ("jitfish/web/checkers_rules.py", "jitfish/web/rules.py",
-                            "jitfish/web/static/checkers-view.js")
-                   for path, _ in entry.locations)
+    stored = check_extracted(messages(), ["jitfish/web/checkers_rules.py", "jitfish/web/rules.py",
+                                          "jitfish/web/static/checkers-view.js"])
     crowning = next(m for m in messages() if m.msgid == "Crowning")
     assert any("king" in comment for comment in stored.get(crowning.msgid).auto_comments)
 
 
 def test_the_po_files_have_the_page():
-    for code in CODES[1:]:
-        with (LOCALE_DIR / f"{code}.po").open("rb") as handle:
-            catalogue = read_po(handle, locale=code)
-        for message in messages():
-            assert catalogue.get(message.msgid, context=message.context) is not None, (code, message.msgid)
+    check_in_catalogues(messages(), CODES[1:])
 
 
 def test_a_catalogue_changes_every_text_of_the_page(monkeypatch):
     """A catalogue that translates every message leaves no English (the diagrams' names included),
     and every translation is escaped; the moves in the placeholders stay as they are."""
-    forms = {(m.context, m.msgid): [f"[ta] <b>&amp; {m.msgid}</b>"] for m in messages()}
-    monkeypatch.setattr(i18n, "catalog", lambda code: Catalog("ta", forms))
+    fake = marking_catalog(messages())
+    monkeypatch.setattr(i18n, "catalog", lambda code: fake)
     text = checkers_rules_page("ta")
-    page = Page(text)
-    assert page.errors == [] and not page.find("b")
-    names = {lang.name for lang in LANGUAGES.values()}
-    for shown in page.texts:
-        assert shown.startswith("[ta] <b>&amp; ") or shown in names, shown
+    check_all_marked(text)
     assert "[ta] &lt;b&gt;&amp;amp; A multi-jump, 11x18x27:" in text
 
 

@@ -5,76 +5,20 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from html.parser import HTMLParser
 
 import chess
 import pytest
-from babel.messages.pofile import read_po
 
 import jitfish.i18n as i18n
 from jitfish.i18n import LANGUAGES, LOCALE_DIR, Catalog, Moves, Msg, Speaker
 from jitfish.web import rules
 from jitfish.web.rules import DIAGRAMS, Diagram, board_svg, diagrams, messages, pieces, rules_page
+from tests.rules_pages import (SVG, Page, check_all_marked, check_content_security_policy,
+                               check_diagrams_named, check_extracted, check_in_catalogues,
+                               check_only_whole_messages, check_said, check_translators_size, check_well_formed,
+                               marking_catalog)
 
 CODES = list(LANGUAGES)                    # en, kn, ta, gu, hi
-SVG = "{http://www.w3.org/2000/svg}"
-VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
-        "wbr"}
-
-
-# ---- reading the page back --------------------------------------------------------------------------
-
-
-class Page(HTMLParser):
-    """A page read back strictly: every element closed in order (SVG's `<x/>` self-closed), the
-    doctype, the attributes, the texts a person reads (outside the diagrams and `translate="no"`)."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(convert_charrefs=True)
-        self.stack: list[tuple[str, bool]] = []
-        self.errors: list[str] = []
-        self.decls: list[str] = []
-        self.elements: list[tuple[str, dict[str, str | None]]] = []
-        self.texts: list[str] = []
-        self.feed(text)
-        self.close()
-        if self.stack:
-            self.errors.append(f"not closed: {[tag for tag, _ in self.stack]}")
-
-    def _skip(self) -> bool:
-        return bool(self.stack) and self.stack[-1][1]
-
-    def handle_decl(self, decl):
-        self.decls.append(decl)
-
-    def handle_starttag(self, tag, attrs):
-        values = dict(attrs)
-        self.elements.append((tag, values))
-        if tag in VOID:
-            return
-        skip = self._skip() or tag in ("svg", "script", "style", "title") or values.get("translate") == "no"
-        self.stack.append((tag, skip))
-
-    def handle_startendtag(self, tag, attrs):
-        self.elements.append((tag, dict(attrs)))
-
-    def handle_endtag(self, tag):
-        if tag in VOID:
-            self.errors.append(f"an end tag for the void element {tag}")
-            return
-        if not self.stack or self.stack[-1][0] != tag:
-            self.errors.append(f"</{tag}> closes {self.stack[-1][0] if self.stack else 'nothing'}")
-            return
-        self.stack.pop()
-
-    def handle_data(self, data):
-        text = re.sub(r"\s+", " ", data).strip()
-        if text and not self._skip():
-            self.texts.append(text)
-
-    def find(self, tag: str, **wanted: str) -> list[dict[str, str | None]]:
-        return [attrs for name, attrs in self.elements
-                if name == tag and all(attrs.get(key) == value for key, value in wanted.items())]
 
 
 @pytest.fixture(scope="module")
@@ -82,74 +26,26 @@ def pages() -> dict[str, str]:
     return {code: rules_page(code) for code in CODES}
 
 
-def said(code: str, figurines: bool | None = None) -> set[str]:
-    speaker = Speaker(code, figurines)
-    return {speaker.say(message) for message in messages()}
-
-
 # ---- the page -------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("code", CODES)
 def test_each_language_is_a_well_formed_page(pages, code):
-    text = pages[code]
-    assert text.startswith("<!doctype html>\n")
-    page = Page(text)
-    assert page.errors == []
-    assert page.decls == ["doctype html"]
-    assert page.elements[0] == ("html", {"lang": code, "dir": "ltr"})
-    assert page.find("meta", charset="utf-8")
-    assert page.find("link", rel="stylesheet", href="static/fonts.css")
-    assert page.find("link", rel="stylesheet", href="static/rules.css")
-    title = Speaker(code).say(rules.TITLE)
-    assert f"<title>{title}</title>" in text and f"<h1>{title}</h1>" in text
-    # the language switcher: every language, named in itself, the page's own marked
-    links = {attrs["href"]: attrs for attrs in page.find("a") if attrs.get("hreflang")}
-    assert set(links) == {f"rules?lang={c}" for c in CODES}
-    # and the checkers page, in the same language (tests/test_checkers_rules_page.py: and back)
-    others = [attrs["href"] for attrs in page.find("a")
-              if attrs["href"].startswith("rules?") and not attrs.get("hreflang")]
-    assert others == [f"rules?game=checkers&lang={code}"]
-    assert Speaker(code).say(rules.OTHER_GAME) in page.texts
-    for lang in LANGUAGES.values():
-        assert links[f"rules?lang={lang.code}"]["lang"] == lang.code
-        assert f">{lang.name}</a>" in text
-    current = [href for href, attrs in links.items() if attrs.get("aria-current") == "page"]
-    assert current == [f"rules?lang={code}"]
-    # the table of contents points at the sections
-    anchors = {attrs["id"] for _, attrs in page.elements if attrs.get("id")}
-    for attrs in page.find("a"):
-        if attrs["href"].startswith("#"):
-            assert attrs["href"][1:] in anchors
-    assert len(anchors) == len([a for _, a in page.elements if a.get("id")]), "an id used twice"
+    """Well formed, titled, the language switcher, the link to the checkers page in the same
+    language (tests/test_checkers_rules_page.py: and back), the table of contents."""
+    check_well_formed(pages[code], code, game="chess", other="checkers", title=rules.TITLE,
+                      other_game=rules.OTHER_GAME)
 
 
 @pytest.mark.parametrize("code", CODES)
 def test_the_page_keeps_to_its_content_security_policy(pages, code):
     """`default-src 'self'; img-src 'self' data:`: no script, no inline style, nothing from elsewhere."""
-    page = Page(pages[code])
-    tags = {tag for tag, _ in page.elements}
-    assert "script" not in tags and "style" not in tags
-    for tag, attrs in page.elements:
-        for name, value in attrs.items():
-            assert name != "style" and not name.startswith("on"), (tag, name)
-            if name in ("href", "src"):
-                assert value and not re.match(r"[a-z]+:|//", value), (tag, name, value)
-    assert "<script" not in pages[code].lower() and "style=" not in pages[code]
+    check_content_security_policy(pages[code])
 
 
 @pytest.mark.parametrize("code", CODES)
 def test_every_diagram_is_on_the_page_with_its_caption_as_its_name(pages, code):
-    page = Page(pages[code])
-    speaker = Speaker(code)
-    boards = page.find("svg")
-    assert len(boards) == len(DIAGRAMS) == len(diagrams())
-    assert [d.key for d in diagrams()] == list(DIAGRAMS)      # each diagram on the page, once
-    for diagram in diagrams():
-        caption = speaker.say(diagram.caption)
-        assert page.find("figure", id=f"diagram-{diagram.key}")
-        assert page.find("svg", role="img", **{"aria-label": caption})
-        assert caption in page.texts                          # the figcaption
+    check_diagrams_named(Page(pages[code]), code, diagrams(), DIAGRAMS)
     assert 10 <= len(DIAGRAMS) <= 14
 
 
@@ -162,26 +58,14 @@ def test_an_unknown_language_gives_english():
 
 @pytest.mark.parametrize("code", CODES)
 def test_every_text_on_the_page_is_one_whole_message(pages, code):
-    """Each text a person reads is a message said whole (or a language's own name, or a piece's
-    sign): nothing is put together from pieces, nothing is left out of the catalogues."""
-    speaker = Speaker(code)
-    allowed = said(code) | {lang.name for lang in LANGUAGES.values()}
-    page = Page(pages[code])
-    for text in page.texts:
-        assert text in allowed, text
-    # and every message of the page is on it
-    for message in messages():
-        assert speaker.say(message) in page.texts or any(
-            attrs.get("aria-label") == speaker.say(message) for _, attrs in page.elements), message.msgid
+    """Each text a person reads is a message said whole (or a language's own name; a piece's sign
+    is `translate="no"`): nothing is put together from pieces, nothing is left out of the
+    catalogues; and every message of the page is on it."""
+    check_only_whole_messages(Page(pages[code]), code, messages())
 
 
 def test_messages_are_a_translators_size():
-    found = messages()
-    assert 50 <= len(found) <= 80
-    assert len({(m.context, m.msgid) for m in found}) == len(found)
-    for message in found:
-        assert len(message.msgid) <= 420, message.msgid
-        assert message.msgid == message.msgid.strip() and "  " not in message.msgid
+    check_translators_size(messages(), 50)
 
 
 def test_moves_are_said_in_the_readers_notation():
@@ -210,16 +94,7 @@ def test_moves_are_said_in_the_readers_notation():
 def test_every_message_is_extracted_into_the_template():
     """The extractor finds each message of the page (plain literals in `Msg` calls), and the
     template in the repository has them (`python -m tools.i18n.extract` was run)."""
-    from tools.i18n.extract import TEMPLATE, template
-
-    fresh = template()
-    with TEMPLATE.open("rb") as handle:
-        stored = read_po(handle)
-    for message in messages():
-        assert fresh.get(message.msgid, context=message.context) is not None, message.msgid
-        entry = stored.get(message.msgid, context=message.context)
-        assert entry is not None, f"not in messages.pot (run python -m tools.i18n.extract): {message.msgid}"
-        assert any(path == "jitfish/web/rules.py" for path, _ in entry.locations)
+    stored = check_extracted(messages(), ["jitfish/web/rules.py"])
     # the notes for the translators come along
     en_passant = next(m for m in messages() if "capturing en passant" in m.msgid)
     assert any("chess term" in comment or "chess rule" in comment
@@ -237,11 +112,7 @@ def test_a_translated_catalogue_translates_the_page(pages, code, monkeypatch):
     done = _translated(code)
     if not done:
         pytest.skip(f"{code}.po translates none of the page's messages yet")
-    speaker = Speaker(code)
-    page = Page(pages[code])
-    for message in done:
-        assert speaker.say(message) in page.texts or any(
-            attrs.get("aria-label") == speaker.say(message) for _, attrs in page.elements), message.msgid
+    check_said(Page(pages[code]), code, done)
     # the same page with an empty catalogue (English, in the language's notation) is another page
     monkeypatch.setattr(i18n, "catalog", lambda code: Catalog(code))
     assert rules_page(code) != pages[code]
@@ -251,16 +122,10 @@ def test_a_catalogue_changes_every_text_of_the_page(monkeypatch):
     """With a catalogue that translates every message, no English is left on the page (the
     diagrams' names included), a translation's placeholder still shows the move in the reader's
     notation, and every translation is escaped (a translation is text, never markup)."""
-    forms = {(m.context, m.msgid): [f"[ta] <b>&amp; {m.msgid}</b>"] for m in messages()}
-    fake = Catalog("ta", forms)
+    fake = marking_catalog(messages())
     monkeypatch.setattr(i18n, "catalog", lambda code: fake)
     page_text = rules_page("ta")
-    page = Page(page_text)
-    assert page.errors == []
-    assert not page.find("b")
-    names = {lang.name for lang in LANGUAGES.values()}
-    for text in page.texts:
-        assert text.startswith("[ta] <b>&amp; ") or text in names, text
+    page = check_all_marked(page_text)
     for diagram in diagrams():
         assert page.find("svg", **{"aria-label": Speaker("ta").say(diagram.caption)})
     assert "[ta] &lt;b&gt;&amp;amp; Checkmate. After ♖d8#" in page_text
@@ -273,10 +138,7 @@ def test_the_po_files_have_the_page(pages):
         path = LOCALE_DIR / f"{code}.po"
         if not path.exists():
             pytest.skip(f"no {path.name}")
-        with path.open("rb") as handle:
-            catalogue = read_po(handle, locale=code)
-        for message in messages():
-            assert catalogue.get(message.msgid, context=message.context) is not None, (code, message.msgid)
+    check_in_catalogues(messages(), CODES[1:])
 
 
 # ---- the diagrams ------------------------------------------------------------------------------------

@@ -151,18 +151,30 @@ def _plies_of(position: str) -> int:
     return len(list(chess.pgn.read_game(io.StringIO(position)).mainline_moves()))
 
 
-def start(page, opponent: str, *, position: str = "", clock: str = "none", level: str = "400",
-          pause: bool = False, color: str = "white") -> None:
-    """Fill the new-game form through its controls and start."""
+def open_form(page) -> None:
+    """Unfold the new-game form (folded away by its toggle, or during a review)."""
     fields = page.locator("#setup-fields")
-    if fields.count() and fields.is_hidden():                 # folded away during a review
+    if fields.count() and fields.is_hidden():
         page.click("#setup-toggle")
+
+
+def submit_new_game(page, opponent: str, *, game: str | None = None, position: str = "", clock: str = "none",
+                    level: str, pause: bool = False, color: str, takeback: bool | None = None) -> None:
+    """Fill the new-game form through its controls (the game, when given, first: the levels follow
+    it; the take-back box when given) and start; wait for the new game's state, not the old one's:
+    a click before it came was undone when it came (the resign bar opened on the old game closed
+    under the test's cursor). Shared by the chess and the checkers browser tests."""
+    open_form(page)
+    if game is not None:
+        page.select_option("#game", game)
     page.select_option("#opponent", opponent)
     if opponent == "robot":
         page.select_option("#color", color)
         page.select_option("#level", level)
         page.set_checked("#pause", pause)
     page.select_option("#clock", clock)
+    if takeback is not None:
+        page.set_checked("#allow-takeback", takeback)
     if position or page.input_value("#position"):
         if page.get_attribute("#position-box", "open") is None:
             page.click("#position-box summary")
@@ -172,9 +184,13 @@ def start(page, opponent: str, *, position: str = "", clock: str = "none", level
     page.click("#new-game")
     if "confirm" in (page.get_attribute("#new-game", "class") or ""):    # a game in progress: asks first
         page.click("#new-game")
-    # The new game's state, not the old one's: a click before it came was undone when it came
-    # (the resign bar opened on the old game closed under the test's cursor).
     expect(page.locator("body")).not_to_have_attribute("data-game", shown, timeout=ROBOT_WAIT_MS)
+
+
+def start(page, opponent: str, *, position: str = "", clock: str = "none", level: str = "400",
+          pause: bool = False, color: str = "white") -> None:
+    """Fill the new-game form through its controls and start; wait for the moves of the position."""
+    submit_new_game(page, opponent, position=position, clock=clock, level=level, pause=pause, color=color)
     wait_moves(page, _plies_of(position))
     if "/" in position:  # the page's first game has no moves either: wait for the new one's pieces
         for square, piece in chess.Board(position).piece_map().items():

@@ -9,7 +9,7 @@ import asyncio
 import random
 
 from checkers.board import Board
-from tests.test_web_server import new_game, open_page, running
+from tests.test_web_server import new_game, open_page, robot_turns, running
 
 SETTINGS = {"game": "checkers", "opponent": "robot", "color": "black", "level": 1, "clock": "none", "pause": False}
 
@@ -30,6 +30,16 @@ def replay(game: dict) -> Board:
     return board
 
 
+def check_robot_reply(game: dict) -> Board:
+    """The game so far is legal (replayed), and the robot's last move, if the last move is its, is
+    one of the legal moves pydraughts sees; the position now."""
+    board = replay(game)
+    if game["moves"] and len(game["moves"]) % 2 == 0:              # the person (Black) moved first
+        mid = Board(game["positions"][-2])
+        assert tuple(game["moves"][-1]["path"]) in their_moves(mid.fen())
+    return board
+
+
 def test_a_whole_game_against_level_one_every_reply_legal_by_pydraughts():
     async def scenario():
         rng = random.Random(70)
@@ -38,20 +48,12 @@ def test_a_whole_game_against_level_one_every_reply_legal_by_pydraughts():
             game = page.game
             assert game["kind"] == "checkers" and game["human"] == "black" and game["turn"] == "black"
             assert str(game["players"]["white"]) == "Jitfish (level 1)"
-            while not game["over"]:
-                before = game["fen"]
-                assert {tuple(p) for p in game["legal"]} == their_moves(before)
-                path = rng.choice(game["legal"])
-                plies = len(game["moves"])
-                await page.send({"type": "move", "path": path})
-                game = await page.until(lambda g: g["over"] or (len(g["moves"]) >= plies + 2))
-                board = replay(game)
-                if len(game["moves"]) >= plies + 2:
-                    reply = game["moves"][plies + 1]
-                    mid = Board(game["positions"][plies + 1])
-                    assert tuple(reply["path"]) in their_moves(mid.fen())
-                if len(game["moves"]) > 160:
-                    break
+            async for game in robot_turns(page, most=161):
+                check_robot_reply(game)
+                assert {tuple(p) for p in game["legal"]} == their_moves(game["fen"])
+                await page.send({"type": "move", "path": rng.choice(game["legal"])})
+            game = page.game
+            board = check_robot_reply(game)
             assert game["result"] in ("1-0", "0-1", "1/2-1/2", "*")
             if game["over"]:
                 assert game["reason"] and game["legal"] == []
@@ -124,11 +126,9 @@ def test_a_fast_clock_the_robot_never_flags():
         rng = random.Random(5)
         async with running() as (client, _):
             page = await open_page(client, dict(SETTINGS, level=10, clock="1+0"))
-            game = page.game
-            while not game["over"] and len(game["moves"]) < 30:
-                plies = len(game["moves"])
+            async for game in robot_turns(page, most=30):
                 await page.send({"type": "move", "path": rng.choice(game["legal"])})
-                game = await page.until(lambda g: g["over"] or len(g["moves"]) >= plies + 2)
+            game = page.game
             assert "time" not in str(game["reason"]), game["reason"]
             assert game["clock"]["white"] > 30         # the robot spends a share of its minute, not all
     asyncio.run(scenario())

@@ -19,7 +19,8 @@ import pytest
 
 from checkers.board import Board
 from tests.test_web_browser import (ARTIFACTS, CHROMIUM, DESKTOP, MISSING, PHONE, ROBOT_WAIT_MS,  # noqa: F401
-                                    browser, moves_of, open_page, server, server_url, wait_moves)
+                                    browser, moves_of, open_form, open_page, server, server_url,
+                                    submit_new_game, wait_moves)
 
 try:
     from playwright.sync_api import expect
@@ -77,35 +78,12 @@ def expect_board(page, board: Board) -> None:
             expect(cell).to_have_count(0)
 
 
-def open_form(page) -> None:
-    fields = page.locator("#setup-fields")
-    if fields.is_hidden():
-        page.click("#setup-toggle")
-
-
 def start_checkers(page, opponent: str, *, position: str = "", color: str = "black", level: str = "1",
                    pause: bool = False, clock: str = "none", takeback: bool = True) -> None:
     """Fill the new-game form for checkers through its controls and start; wait for the new game
     and its position."""
-    open_form(page)
-    page.select_option("#game", "checkers")
-    page.select_option("#opponent", opponent)
-    if opponent == "robot":
-        page.select_option("#color", color)
-        page.select_option("#level", level)
-        page.set_checked("#pause", pause)
-    page.select_option("#clock", clock)
-    page.set_checked("#allow-takeback", takeback)
-    if position or page.input_value("#position"):
-        if page.get_attribute("#position-box", "open") is None:
-            page.click("#position-box summary")
-        page.fill("#position", position)
-    expect(page.locator("body")).to_have_attribute("data-game", re.compile(r"\d"))
-    shown = page.get_attribute("body", "data-game")
-    page.click("#new-game")
-    if "confirm" in (page.get_attribute("#new-game", "class") or ""):    # a game in progress: asks first
-        page.click("#new-game")
-    expect(page.locator("body")).not_to_have_attribute("data-game", shown, timeout=ROBOT_WAIT_MS)
+    submit_new_game(page, opponent, game="checkers", position=position, clock=clock, level=level, pause=pause,
+                    color=color, takeback=takeback)
     expect(page.locator(BOARD)).to_be_visible()
     if not (opponent == "robot" and color == "white"):       # else the robot may have moved already
         wait_moves(page, 0)

@@ -148,6 +148,17 @@ def robot_done(game: dict) -> bool:
     return game["over"] or game["turn"] == game["human"]
 
 
+async def robot_turns(page: Page, *, most: int | None = None) -> AsyncIterator[dict[str, Any]]:
+    """The person's turns of a game against the robot, chess or checkers, until the game is over (or
+    has `most` moves): yields the game at each, for the loop's body to send the person's move, then
+    waits for the robot's answer to it (or the end of the game). The last state is `page.game`."""
+    game = page.game
+    while not game["over"] and (most is None or len(game["moves"]) < most):
+        plies = len(game["moves"])
+        yield game
+        game = await page.until(lambda g: len(g["moves"]) > plies and robot_done(g))
+
+
 # ---- HTTP: the page, its files and its key ----
 
 def test_page_needs_the_key_and_is_served_with_security_headers():
@@ -204,13 +215,11 @@ def test_a_whole_game_against_the_weakest_level():
             page = await open_page(client, ROBOT_SETTINGS)
             game = page.game
             assert game["human"] == "white" and game["players"]["black"] == "Jitfish 400"
-            board = chess.Board()
-            while not game["over"]:
+            async for game in robot_turns(page):
                 assert game["turn"] == "white"
-                move = choose_move(board, rng)
-                await play(page, move)
-                game = await page.until(lambda g: len(g["moves"]) > len(board.move_stack) and robot_done(g))
-                board = replay(game)
+                await play(page, choose_move(replay(game), rng))
+            game = page.game
+            board = replay(game)
             assert game["result"] in ("1-0", "0-1", "1/2-1/2") and game["reason"]
             outcome = board.outcome(claim_draw=True)    # the robot claims a repetition or fifty moves
             assert outcome is not None and outcome.result() == game["result"], (game["reason"], board.fen())
@@ -255,14 +264,8 @@ def test_the_robot_never_flags_in_a_fast_game(quiet_machine):
                         clock_spec={"mode": "fischer", "periods": [{"minutes": 0.25, "increment": 0}]})
         async with running() as (client, _):
             page = await open_page(client, settings)
-            for _ in range(12):
-                game = page.game
-                if game["over"]:
-                    break
-                board = replay(game)
-                await play(page, choose_move(board, rng))
-                game = await page.until(lambda g: robot_done(g) and len(g["moves"]) > len(board.move_stack) + 1
-                                        or g["over"])
+            async for game in robot_turns(page, most=24):        # twelve moves each
+                await play(page, choose_move(replay(game), rng))
             game = page.game
             assert game["clock"]["black"] > 0, game["reason"]
             assert "ran out of time" not in game["reason"] or "White ran out" in game["reason"]
