@@ -6,10 +6,12 @@
     python -m tools.calibration.train_human evaluate runs/human/held.npz [--model search/human.npz]
     python -m tools.calibration.train_human forms runs/human/held-d3.npz --ratings 800 1500 --shares 0 0.1 --sharpen 2
 
-`extract` replays every training game (tools/calibration/human_games.py: never a held-out one)
-and records, for the positions from ply 10 on (every `--every`-th, deterministically), each legal
-move's raw quantities from search/human.py's kernel, the move the person played and their
-rating; `--held-out` does the same for the move-matching positions of every band. `fit` finds the
+`extract` replays every training game (tools/calibration/human_games.py: never a held-out one),
+or those of the files named by `--sources` (the shipped fit of 2026-11-28 saw the two split files'
+games alone, `--sources lichess-2018-06-10k.pgn lichess-2026-06-500.pgn`: the training games before
+issue 71 added the 58k rapid games), and records, for the positions from ply 10 on (every
+`--every`-th, deterministically), each legal move's raw quantities from search/human.py's kernel,
+the move the person played and their rating; `--held-out` does the same for the move-matching positions of every band. `fit` finds the
 weights of maximum likelihood (conditional logit, a small L2 penalty) by L-BFGS in numpy and
 saves them; `evaluate` prints, per band, the model's top-1 match and its expected match when
 sampling, at the band's centre rating; `forms` compares the ways a level could play the model
@@ -53,7 +55,7 @@ def _record(out: Path, raws: list[np.ndarray], chosen: list[int], ratings: list[
              chosen=np.array(chosen, dtype=np.int32), rating=np.array(ratings, dtype=np.int32), ids=np.array(ids))
 
 
-def extract(out: Path, every: int, held_out: bool, limit: int | None) -> None:
+def extract(out: Path, every: int, held_out: bool, limit: int | None, sources: list[str] | None = None) -> None:
     from engine.board import Board
     from search.human_model import FeatureSearch
 
@@ -64,7 +66,7 @@ def extract(out: Path, every: int, held_out: bool, limit: int | None) -> None:
         games = sorted({p.game for p in wanted.values()}, key=lambda g: (g.source, g.index))
         plies = {g: {p.ply for p in wanted.values() if p.game == g} for g in games}
     else:
-        games = training_games()
+        games = [g for g in training_games() if not sources or g.source in sources]
         plies = {g: {ply for ply in range(MIN_PLY, len(g.moves)) if (ply + g.index) % every == 0} for g in games}
     start = time.perf_counter()
     for number, game in enumerate(games, 1):
@@ -411,6 +413,7 @@ def main(argv: list[str] | None = None) -> int:
     ex.add_argument("--every", type=int, default=3, help="every N-th position of a training game")
     ex.add_argument("--held-out", action="store_true", help="the move-matching positions instead")
     ex.add_argument("--limit", type=int, help="stop after this many positions")
+    ex.add_argument("--sources", nargs="+", help="only the training games of these files (names in ../shared/data/human/)")
     ft = sub.add_parser("fit", help="fit the weights and save them")
     ft.add_argument("data", type=Path, nargs="+", help="one or more extracts with the engine's move")
     ft.add_argument("--folds", type=Path, nargs="+", required=True,
@@ -445,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "forms":
         print(forms(args.data, args.model, args.policy, args.ratings, args.shares, args.sharpen))
     elif args.command == "extract":
-        extract(args.out, args.every, args.held_out, args.limit)
+        extract(args.out, args.every, args.held_out, args.limit, args.sources)
     elif args.command == "reextract":
         reextract(args.source, args.out, args.deep, args.network)
     elif args.command == "engine":
