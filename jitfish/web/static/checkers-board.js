@@ -8,8 +8,10 @@
 // move as its path of squares [from, landing, ...]; a multi-jump is made one landing at a time
 // (the piece shows on each landing with the next ones offered) until only one legal path is
 // left, which goes to onMove whole. The board's geometry (which square is where, the square a
-// jump passes over) is all it works out itself.
+// jump passes over) is all it works out itself. The pointer, the drag, the keyboard's cursor and
+// what a screen reader is told are board-input.js's, shared with the chess board.
 import {t, tp} from "./i18n.js";
+import {BoardInput} from "./board-input.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const SEGMENT_MS = 170;                 // a slide from one square to the next
@@ -112,16 +114,15 @@ function boardLabel() {
   return t("Checkers board. Arrow keys move the cursor, or type a square number such as 11; Enter or Space picks up the piece there and puts it down on each landing square; Escape lets go.");
 }
 
-export class CheckersBoard {
+export class CheckersBoard extends BoardInput {
   // el: an empty element. Callbacks: onMove(path) for a whole move the player made; onRefuse(kind)
   // when a move was refused ("jump": a jump is compulsory, "finish": a jump must go on,
   // "ambiguous": two jumps end there); onNote(say) for why a key did nothing (`say` gives the
   // words in the language of the moment).
   constructor(el, {onMove, onRefuse, onNote}) {
-    this.el = el;
+    super(el, onNote);
     this.onMove = onMove;
     this.onRefuse = onRefuse || (() => {});
-    this.onNote = onNote || (() => {});
     this.orientation = "white";
     this.position = {};              // the server's position: square (string) -> piece
     this.legal = [];                 // every legal path, for the side that may move now
@@ -133,48 +134,18 @@ export class CheckersBoard {
     this.hint = null;                // a hint's path
     this.mustJump = null;            // the squares of the pieces that can jump, marked after a refusal
     this.answerPending = false;      // a move sent and shown, the server's answer not in yet
-    this.drag = null;
-    this.cursor = null;
-    this.keyboard = false;
-    this.typed = "";                 // digits typed for a square number
-    this.squares = {};               // square number (string) -> its cell
     this.build();
   }
 
   build() {
-    this.el.classList.add("board", "checkers");
-    this.grid = document.createElement("div");
-    this.grid.className = "squares";
-    for (let i = 0; i < 64; i++) this.grid.appendChild(document.createElement("div"));
-    this.el.appendChild(this.grid);
     this.pathLayer = svgElement("svg", {class: "arrows", viewBox: "0 0 8 8", "aria-hidden": "true"});
     this.pathLayer.innerHTML = '<defs><marker id="checkers-arrowhead-hint" class="arrowhead hint" markerWidth="4" ' +
       'markerHeight="4" refX="2.05" refY="2" orient="auto"><path d="M0,0 V4 L3,2 Z"></path></marker></defs>';
-    this.el.appendChild(this.pathLayer);
     this.refusal = document.createElement("div");
     this.refusal.id = "checkers-refusal";
     this.refusal.setAttribute("role", "alert");
     this.refusal.hidden = true;
-    this.el.appendChild(this.refusal);
-    this.announcer = document.createElement("div");
-    this.announcer.className = "visually-hidden";
-    this.announcer.setAttribute("aria-live", "polite");
-    this.el.appendChild(this.announcer);
-    this.el.tabIndex = 0;
-    this.el.setAttribute("role", "application");
-    this.relabel();
-    this.el.addEventListener("focus", () => { if (this.el.matches(":focus-visible")) this.startKeyboard(); });
-    this.el.addEventListener("blur", () => this.setKeyboard(false));
-    this.el.addEventListener("keydown", (e) => this.keyDown(e));
-    this.grid.addEventListener("pointerdown", (e) => this.pointerDown(e));
-    window.addEventListener("pointermove", (e) => this.pointerMove(e));
-    window.addEventListener("pointerup", (e) => this.pointerUp(e));
-    window.addEventListener("pointercancel", () => this.cancelDrag());
-    this.grid.addEventListener("contextmenu", (e) => {
-      e.preventDefault();
-      this.cancel();
-    });
-    this.layout();
+    super.build(["board", "checkers"], this.pathLayer, this.refusal);
   }
 
   // The words of the board again, in the reader's language now.
@@ -310,7 +281,7 @@ export class CheckersBoard {
     const last = this.last ? this.last.path || [] : [];
     const hint = this.hint || [];
     const next = this.nextLandings();
-    const held = this.partial ? this.partial[this.partial.length - 1] : null;
+    const held = this.held();
     const visited = this.partial ? this.partial.slice(0, -1) : [];
     for (const [square, cell] of Object.entries(this.squares)) {
       const number = Number(square);
@@ -366,6 +337,11 @@ export class CheckersBoard {
     this.partial = square === null ? null : [square];
     this.drawPieces();
     this.drawMarks();
+  }
+
+  // The square the piece in hand is on now (its last landing), or null.
+  held() {
+    return this.partial ? this.partial[this.partial.length - 1] : null;
   }
 
   // Let go of the piece in hand, a jump half made included (Escape, a right click).
@@ -509,94 +485,34 @@ export class CheckersBoard {
 
   // ---- the pointer ----
 
-  squareAt(x, y) {
-    const el = document.elementFromPoint(x, y);
-    const cell = el && el.closest("[data-square]");
-    return cell && this.grid.contains(cell) ? Number(cell.dataset.square) : null;
+  squareOf(cell) {
+    return Number(cell.dataset.square);
   }
 
-  pointerDown(event) {
-    this.setKeyboard(false);
-    if (event.button !== undefined && event.button !== 0) return;
-    const square = this.squareAt(event.clientX, event.clientY);
-    if (!square) return;
-    const before = this.partial ? this.partial.slice() : null;
+  pieceOn(square) {
+    return this.squares[square].querySelector(".checker");
+  }
+
+  // A click or the start of a drag on a square: a drag only for the piece picked up.
+  pointerPress(square, event) {
+    const again = !!this.partial && this.partial.length === 1 && this.partial[0] === square;
     const pressed = this.press(square, false);
     if (pressed) event.preventDefault();
-    if (pressed === "select" && this.partial) {
-      const el = this.squares[square].querySelector(".checker");
-      const again = !!before && before.length === 1 && before[0] === square;
-      this.drag = {from: square, x: event.clientX, y: event.clientY, moved: false, el, ghost: null, again,
-                   pointer: event.pointerId};
-    }
+    if (pressed === "select" && this.partial) this.startDrag(square, event, again);
   }
 
-  pointerMove(event) {
-    const drag = this.drag;
-    if (!drag || event.pointerId !== drag.pointer || !drag.el) return;
-    const distance = Math.hypot(event.clientX - drag.x, event.clientY - drag.y);
-    if (!drag.moved && distance < 4) return;
-    event.preventDefault();
-    if (!drag.moved) {
-      drag.moved = true;
-      const size = this.squares[drag.from].getBoundingClientRect().width;
-      const ghost = drag.el.cloneNode(true);
-      ghost.classList.add("ghost");
-      ghost.style.width = ghost.style.height = `${size}px`;
-      document.body.appendChild(ghost);
-      drag.ghost = ghost;
-      drag.size = size;
-      drag.el.classList.add("dragging");
-    }
-    drag.ghost.style.transform = `translate(${event.clientX - drag.size / 2}px, ${event.clientY - drag.size / 2}px)`;
-    const over = this.squareAt(event.clientX, event.clientY);
-    for (const [square, cell] of Object.entries(this.squares)) cell.classList.toggle("drag-over", Number(square) === over);
-  }
-
-  pointerUp(event) {
-    const drag = this.drag;
-    if (!drag || event.pointerId !== drag.pointer) return;
-    this.drag = null;
-    if (!drag.moved) {                  // a click: a second click on the piece picked up lets go of it
-      if (drag.again) this.select(null);
-      return;
-    }
-    const target = this.squareAt(event.clientX, event.clientY);
-    this.endDrag(drag);
-    if (target && target !== drag.from) this.press(target, true);   // refused or not legal: it snaps back
+  // A dragged piece let go over `target`: pressed there (refused or not legal: it snaps back).
+  drop(from, target) {
+    if (target && target !== from) this.press(target, true);
     else if (!target && this.partial && this.partial.length === 1) this.select(null);
-  }
-
-  cancelDrag() {
-    if (this.drag) this.endDrag(this.drag);
-    this.drag = null;
-  }
-
-  endDrag(drag) {
-    if (drag.ghost) drag.ghost.remove();
-    if (drag.el) drag.el.classList.remove("dragging");
-    for (const cell of Object.values(this.squares)) cell.classList.remove("drag-over");
   }
 
   // ---- the keyboard ----
 
-  startKeyboard() {
-    this.setKeyboard(true);
-    if (!this.cursor) {
-      this.cursor = this.partial ? this.partial[this.partial.length - 1]
-        : this.last && this.last.path ? this.last.path[this.last.path.length - 1]
-          : this.orientation === "white" ? 22 : 11;
-    }
-    this.drawMarks();
-    this.announce();
-  }
-
-  setKeyboard(on) {
-    if (this.keyboard === on) return;
-    this.keyboard = on;
-    this.typed = "";
-    this.el.classList.toggle("keyboard", on);
-    this.drawMarks();
+  startCursor() {
+    return this.partial ? this.partial[this.partial.length - 1]
+      : this.last && this.last.path ? this.last.path[this.last.path.length - 1]
+        : this.orientation === "white" ? 22 : 11;
   }
 
   // The cursor one step on the screen: left and right along the row's dark squares, up and down
@@ -620,19 +536,13 @@ export class CheckersBoard {
     return cellSquare(boardRow, boardCol) || this.cursor;
   }
 
-  keyDown(event) {
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
-    if (!this.keyboard) {                 // a clicked board: Enter or Space hands it to the keyboard
-      if (event.key === "Escape" && this.partial) {
-        event.preventDefault();
-        event.stopPropagation();
-        this.cancel();
-        return;
-      }
-      if (event.key !== "Enter" && event.key !== " ") return;
-      event.preventDefault();
-      this.startKeyboard();
-      return;
+  // A key on the board: the arrows or a typed square number move the cursor, Enter or Space
+  // presses it, Escape lets go (on a clicked board too).
+  key(event) {
+    if (!this.keyboard) {
+      if (event.key !== "Escape" || !this.partial) return false;
+      this.cancel();
+      return true;
     }
     if (event.key.startsWith("Arrow")) {
       this.typed = "";
@@ -655,17 +565,9 @@ export class CheckersBoard {
         this.typed = "";
       }
     } else {
-      return;
+      return false;
     }
-    event.preventDefault();
-    event.stopPropagation();
-  }
-
-  moveCursor(square, press) {
-    this.cursor = square;
-    if (press) this.keyPress(square);
-    this.drawMarks();
-    this.announce();
+    return true;
   }
 
   // Enter or Space on a square: as a click, but one that does nothing says why, and the piece in
@@ -678,23 +580,16 @@ export class CheckersBoard {
     }
     if (held && held.length === 1 && !this.reach(square) && !(this.owns(square) && this.froms().has(square)) &&
         !(this.jump && (this.isStep(held[0], square) || this.owns(square)))) {
-      this.onNote(() => t("That piece cannot go to {square}.", {square}));
+      this.sayWhy(square, true);
       return;
     }
     const pressed = this.press(square, false);
     if (pressed || !this.movable || (held && held.length > 1)) return;
-    if (this.owns(square)) this.onNote(() => t("The piece on {square} has no move now.", {square}));
-    else this.onNote(() => t("There is no piece to move on {square}.", {square}));
+    this.sayWhy(square, false);
   }
 
-  announce() {
-    if (!this.cursor) return;
-    const what = squareWords(this.cursor, this.shown().placement[this.cursor] || null);
-    let state = "";
-    const held = this.partial ? this.partial[this.partial.length - 1] : null;
-    if (held === this.cursor) state = t("Picked up.");
-    else if (held) state = t("The piece on {square} is picked up.", {square: held});
-    this.announcer.textContent = state ? `${what} — ${state}` : what;
+  cursorWords() {
+    return squareWords(this.cursor, this.shown().placement[this.cursor] || null);
   }
 
   // ---- moves seen ----

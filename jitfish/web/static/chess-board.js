@@ -5,7 +5,10 @@
 // lines), a queued pre-move and the promotion chooser. It knows no chess rules: the legal moves come from the server
 // (through game-view.js) as {from: [to, ...]}; for a pre-move, where each piece may go. An ES module:
 // the class, and the pieces' pictures and names that the players' material (game-view.js) uses too.
+// The pointer, the drag, the keyboard's cursor and what a screen reader is told are board-input.js's,
+// shared with the checkers board.
 import {t, tp} from "./i18n.js";
+import {BoardInput} from "./board-input.js";
 
 const FILES = "abcdefgh";
 const PIECE_NAMES = {p: "P", n: "N", b: "B", r: "R", q: "Q", k: "K"};
@@ -90,16 +93,15 @@ export function parsePlacement(fen) {
   return placement;
 }
 
-export class ChessBoard {
+export class ChessBoard extends BoardInput {
   // el: an empty element; onMove(from, to, promotion, premove) is called for a move the player
   // made (premove: made while the opponent is to move), onCancel() for a right-click or a click
   // that selects nothing (it drops a queued pre-move), onNote(say) for why a key did nothing
   // (`say` gives the words in the language of the moment).
   constructor(el, onMove, onCancel, onNote) {
-    this.el = el;
+    super(el, onNote);
     this.onMove = onMove;
     this.onCancel = onCancel || (() => {});
-    this.onNote = onNote || (() => {});
     this.premoving = false;          // the movable side's moves are pre-moves: no chooser, no slide
     this.premove = null;             // {from, to} queued
     this.hintSquare = null;
@@ -109,54 +111,19 @@ export class ChessBoard {
     this.promotions = new Set();     // "e7e8" for moves that promote
     this.movable = null;             // "white", "black" or null: whose pieces may be moved
     this.selected = null;
-    this.drag = null;
     this.answerPending = false;      // a move is shown but the server has not answered it yet ...
     this.earlyClicks = [];           // ... and the squares clicked meanwhile, played once it has
-    this.squares = {};
-    this.cursor = null;              // the keyboard's square, while the board has the keyboard focus
-    this.keyboard = false;           // the board was reached by keyboard (not clicked)
-    this.typed = "";                 // a file letter typed, waiting for its rank (a square moves the cursor)
     this.build();
   }
 
   build() {
-    this.el.classList.add("board");
-    this.grid = document.createElement("div");
-    this.grid.className = "squares";
-    for (let i = 0; i < 64; i++) {
-      const square = document.createElement("div");
-      square.className = "square";
-      this.grid.appendChild(square);
-    }
-    this.el.appendChild(this.grid);
     this.arrowLayer = document.createElementNS(SVG_NS, "svg");
     this.arrowLayer.setAttribute("class", "arrows");
     this.arrowLayer.setAttribute("viewBox", "0 0 8 8");
     this.arrowLayer.innerHTML = "<defs>" + ARROW_KINDS.map((kind) =>
       `<marker id="arrowhead-${kind}" class="arrowhead ${kind}" markerWidth="4" markerHeight="4" refX="2.05" ` +
       'refY="2" orient="auto"><path d="M0,0 V4 L3,2 Z"></path></marker>').join("") + "</defs>";
-    this.el.appendChild(this.arrowLayer);
-    this.announcer = document.createElement("div");
-    this.announcer.className = "visually-hidden";
-    this.announcer.setAttribute("aria-live", "polite");
-    this.el.appendChild(this.announcer);
-    this.el.tabIndex = 0;
-    this.el.setAttribute("role", "application");
-    this.el.setAttribute("aria-roledescription", t("chess board"));
-    this.el.setAttribute("aria-label", boardLabel());
-    this.el.addEventListener("focus", () => this.focused());
-    this.el.addEventListener("blur", () => this.setKeyboard(false));
-    this.el.addEventListener("keydown", (e) => this.keyDown(e));
-    this.layout();
-    this.grid.addEventListener("pointerdown", (e) => this.pointerDown(e));
-    window.addEventListener("pointermove", (e) => this.pointerMove(e));
-    window.addEventListener("pointerup", (e) => this.pointerUp(e));
-    window.addEventListener("pointercancel", () => this.cancelDrag());
-    this.grid.addEventListener("contextmenu", (e) => {
-      e.preventDefault();
-      this.select(null);
-      this.onCancel();
-    });
+    super.build(["board"], this.arrowLayer);
   }
 
   // The words of the board again, in the reader's language now.
@@ -301,17 +268,23 @@ export class ChessBoard {
     this.drawMarks();
   }
 
-  squareAt(x, y) {
-    const el = document.elementFromPoint(x, y);
-    const cell = el && el.closest("[data-square]");
-    return cell && this.el.contains(cell) ? cell.dataset.square : null;
+  held() {
+    return this.selected;
   }
 
-  pointerDown(event) {
-    this.setKeyboard(false);
-    if (event.button !== undefined && event.button !== 0) return;
-    const name = this.squareAt(event.clientX, event.clientY);
-    if (!name) return;
+  // A right click: the piece in hand let go of, a queued pre-move dropped.
+  cancel() {
+    this.select(null);
+    this.onCancel();
+  }
+
+  pieceOn(name) {
+    return this.squares[name].querySelector("img.piece");
+  }
+
+  // A click or the start of a drag on a square; while a move waits for the server's answer, kept
+  // to be played once it comes.
+  pointerPress(name, event) {
     if (this.answerPending) {
       event.preventDefault();
       this.earlyClicks.push(name);
@@ -320,11 +293,7 @@ export class ChessBoard {
     const again = this.selected === name;
     const pressed = this.press(name);
     if (pressed) event.preventDefault();
-    if (pressed === "select") {
-      const img = this.squares[name].querySelector("img.piece");
-      this.drag = {from: name, x: event.clientX, y: event.clientY, moved: false, img, ghost: null, again,
-                   pointer: event.pointerId};
-    }
+    if (pressed === "select") this.startDrag(name, event, again);
   }
 
   // A press on a square: "move" when it completes the selected piece's move, "select" when it
@@ -343,55 +312,14 @@ export class ChessBoard {
     return null;
   }
 
-  pointerMove(event) {
-    const drag = this.drag;
-    if (!drag || event.pointerId !== drag.pointer) return;
-    const distance = Math.hypot(event.clientX - drag.x, event.clientY - drag.y);
-    if (!drag.moved && distance < 4) return;
-    event.preventDefault();
-    if (!drag.moved) {
-      drag.moved = true;
-      const size = this.squares[drag.from].getBoundingClientRect().width;
-      const ghost = drag.img.cloneNode();
-      ghost.className = "piece ghost";
-      ghost.style.width = ghost.style.height = size + "px";
-      document.body.appendChild(ghost);
-      drag.ghost = ghost;
-      drag.size = size;
-      drag.img.classList.add("dragging");
-    }
-    drag.ghost.style.transform = `translate(${event.clientX - drag.size / 2}px, ${event.clientY - drag.size / 2}px)`;
-    const over = this.squareAt(event.clientX, event.clientY);
-    for (const cell of Object.values(this.squares)) cell.classList.toggle("drag-over", cell.dataset.square === over);
-  }
-
-  pointerUp(event) {
-    const drag = this.drag;
-    if (!drag || event.pointerId !== drag.pointer) return;
-    this.drag = null;
-    if (!drag.moved) {                 // a click: a second click on the selected piece unselects it
-      if (drag.again) this.select(null);
-      return;
-    }
-    const target = this.squareAt(event.clientX, event.clientY);
-    this.endDrag(drag);
-    if (target && target !== drag.from && (this.legal[drag.from] || []).includes(target)) {
-      this.dropped = drag.from + target;   // already where it was dropped: no slide for this move
-      this.tryMove(drag.from, target);
-    } else if (target !== drag.from) {
+  // A dragged piece let go over `target`: its move there, or back to its square.
+  drop(from, target) {
+    if (target && target !== from && (this.legal[from] || []).includes(target)) {
+      this.dropped = from + target;    // already where it was dropped: no slide for this move
+      this.tryMove(from, target);
+    } else if (target !== from) {
       this.select(null);               // dropped off the legal squares: the piece snaps back
     }
-  }
-
-  cancelDrag() {
-    if (this.drag) this.endDrag(this.drag);
-    this.drag = null;
-  }
-
-  endDrag(drag) {
-    if (drag.ghost) drag.ghost.remove();
-    if (drag.img) drag.img.classList.remove("dragging");
-    for (const cell of Object.values(this.squares)) cell.classList.remove("drag-over");
   }
 
   async tryMove(from, to) {
@@ -481,35 +409,18 @@ export class ChessBoard {
 
   // ---- the keyboard ----
 
-  // Focus that came from the keyboard (Tab) shows the cursor; a click's does not, and leaves the
-  // page's own keys (arrows through the moves, F to flip) as they were.
-  focused() {
-    if (this.el.matches(":focus-visible")) this.startKeyboard();
-  }
-
-  startKeyboard() {
-    this.setKeyboard(true);
-    if (!this.cursor) this.cursor = this.selected || (this.last && this.last.to) || (this.orientation === "white" ? "e2" : "e7");
-    this.drawMarks();
-    this.announce();
-  }
-
-  setKeyboard(on) {
-    if (this.keyboard === on) return;
-    this.keyboard = on;
-    this.typed = "";
-    this.el.classList.toggle("keyboard", on);
-    this.drawMarks();
+  startCursor() {
+    return this.selected || (this.last && this.last.to) || (this.orientation === "white" ? "e2" : "e7");
   }
 
   keyDown(event) {
-    if (this.chooser || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (!this.keyboard) {                // a clicked board: Enter or Space hands it to the keyboard
-      if (event.key !== "Enter" && event.key !== " ") return;
-      event.preventDefault();
-      this.startKeyboard();
-      return;
-    }
+    if (!this.chooser) super.keyDown(event);     // the promotion chooser has its own keys
+  }
+
+  // A key on the board: the arrows or a typed square move the cursor, Enter or Space presses it,
+  // Escape lets go.
+  key(event) {
+    if (!this.keyboard) return false;
     const steps = {ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0]};
     const key = event.key.toLowerCase();
     if (steps[event.key]) {
@@ -530,44 +441,34 @@ export class ChessBoard {
       this.typed = "";
       this.moveCursor(square, false);
     } else {
+      return false;
+    }
+    return true;
+  }
+
+  // Enter or Space on a square: as a click (a second one on the piece in hand puts it back),
+  // except that a square where the piece in hand cannot go keeps it in hand (another square may
+  // be tried, Escape lets go), and a press that does nothing says why.
+  keyPress(name) {
+    if (this.answerPending) {
+      this.earlyClicks.push(name);
       return;
     }
-    event.preventDefault();
-    event.stopPropagation();
-  }
-
-  // The cursor to `name`; with `press` (Enter or Space), a press there: it picks up the piece,
-  // puts the piece in hand down (the move, or back on its own square), or says why it cannot.
-  moveCursor(name, press) {
-    this.cursor = name;
-    if (press && this.answerPending) this.earlyClicks.push(name);
-    else if (press && this.selected === name) this.select(null);      // as a second click on it
-    else if (press) this.keyPress(name);
-    this.drawMarks();
-    this.announce();
-  }
-
-  // Enter or Space on a square: as a click, except that a square where the piece in hand cannot
-  // go keeps it in hand (another square may be tried, Escape lets go), and a press that does
-  // nothing says why.
-  keyPress(name) {
+    if (this.selected === name) {
+      this.select(null);
+      return;
+    }
     const from = this.selected;
     if (from && !(this.legal[from] || []).includes(name) && !(this.owns(name) && (this.legal[name] || []).length)) {
-      this.onNote(() => t("That piece cannot go to {square}.", {square: name}));
+      this.sayWhy(name, true);
       return;
     }
     if (this.press(name) || !this.movable) return;
-    if (this.owns(name)) this.onNote(() => t("The piece on {square} has no move now.", {square: name}));
-    else this.onNote(() => t("There is no piece to move on {square}.", {square: name}));
+    this.sayWhy(name, false);
   }
 
-  announce() {
-    if (!this.cursor) return;
-    const what = squareWords(this.cursor, this.placement[this.cursor] || null);
-    let state = "";
-    if (this.selected === this.cursor) state = t("Picked up.");
-    else if (this.selected) state = t("The piece on {square} is picked up.", {square: this.selected});
-    this.announcer.textContent = state ? `${what} — ${state}` : what;   // two sentences, each whole
+  cursorWords() {
+    return squareWords(this.cursor, this.placement[this.cursor] || null);
   }
 
   // Slide the piece now on `to` from `from` (a move that arrived from the server or a click-click).

@@ -16,6 +16,7 @@
 //   review.js, learn.js, analysis.js   the review, its exercises, the analysis board
 //   preferences.js   language, notation, sound, full screen, theme
 //   chess-board.js, checkers-board.js   the two board widgets (the checkers one made when first needed)
+//   board-input.js   what the two widgets share: the pointer, drags, the keyboard's cursor, focus
 //   panels.js, sound.js, dom.js   the engine's panels, the sounds, helpers
 // Every text made here is a whole message said through t(), tn() or tp() when it is shown (so that
 // it follows a change of language); texts the server made come in the reader's language already.
