@@ -19,7 +19,7 @@ import chess
 import chess.pgn
 
 from jitfish.clock import SideState, TimeControl, flag_result
-from jitfish.game_base import BaseGame, GameError
+from jitfish.game_base import BaseGame, GameError, colour_name
 from jitfish.i18n import N_, Moves, Msg, letters
 
 COLOURS = {"white": chess.WHITE, "black": chess.BLACK}
@@ -36,10 +36,6 @@ CLAIMED = {                        # a claimed draw as the result line says it, 
     ("threefold", chess.WHITE): N_("Draw by threefold repetition (claimed by White)"),
     ("threefold", chess.BLACK): N_("Draw by threefold repetition (claimed by Black)"),
 }
-
-
-def colour_name(colour: chess.Color) -> str:
-    return "white" if colour == chess.WHITE else "black"
 
 
 def side_name(colour: chess.Color) -> str:

@@ -20,6 +20,10 @@ from jitfish.clock import Clock, SideState, TimeControl
 from jitfish.i18n import Msg
 
 
+def colour_name(colour: chess.Color) -> str:
+    return "white" if colour == chess.WHITE else "black"
+
+
 class GameError(ValueError):
     """A request the game cannot carry out: its argument, a `Msg` (or text), is for the player;
     `str()` is the English."""
@@ -59,6 +63,17 @@ class BaseGame:
 
     def robot_to_move(self) -> bool:
         return not self.over and self.is_robot(self.turn)
+
+    def standing_json(self, now: float) -> dict[str, Any]:
+        """What the page shows of where the game stands, in either game: the clocks, the result
+        and its reason, a draw offer, the draw the side to move may claim, a take-back."""
+        return {"clock": None if self.clock is None else self.clock.snapshot(now),
+                "result": self.result, "reason": self.reason, "over": self.over,
+                "draw_offer": None if self.draw_offer is None else colour_name(self.draw_offer),
+                "claimable": self.claimable(), "can_takeback": self.takeback_plies() > 0}
+
+    def claimable(self) -> str | None:
+        raise NotImplementedError
 
     # ---- around a move ----
 
