@@ -499,6 +499,10 @@ def test_checkers_speaks_the_readers_language(open_page, lang, viewport):
         text = locator.inner_text() if locator.is_visible() else locator.text_content()
         assert text and _script_share(text.replace("PDN", ""), lang) > 0.9, (lang, text)
     assert refusal.inner_text() != MUST_JUMP
+    # Between people the robot's colour and level are not asked for (in every language and width:
+    # the phone layout's rules for long languages must not show them again).
+    expect(page.locator("#color")).to_be_hidden()
+    expect(page.locator("#level")).to_be_hidden()
     settle(page)
     page.screenshot(path=str(ARTIFACTS / f"checkers-{lang}.png"), full_page=viewport is PHONE)
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
