@@ -98,12 +98,12 @@ LEVELS = [
 # The model's most likely move plays about 1630 from lichess 1500 up whatever the rating; above
 # that the veto buys strength (docs/levels.md, 2026-11-28: measured there at both clocks).
 HUMAN_LEVELS = [
-    HumanRow(1000, rating=800, share=0.42),
-    HumanRow(1200, rating=800, share=0.05),
-    HumanRow(1400, rating=920, share=0.0),
-    HumanRow(1600, rating=1800, share=0.0),
-    HumanRow(1800, rating=1800, share=0.0, veto=300),
-    HumanRow(1850, rating=2000, share=0.0, veto=100),
+    HumanRow(1000, rating=600, share=0.1),
+    HumanRow(1200, rating=800, share=0.0),
+    HumanRow(1400, rating=1000, share=0.0),
+    HumanRow(1600, rating=1600, share=0.0),
+    HumanRow(1800, rating=1800, share=0.0, veto=200),
+    HumanRow(2000, rating=2000, share=0.0, veto=60),
 ]
 
 

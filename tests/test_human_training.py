@@ -11,13 +11,14 @@ from search import human_policy
 from search.human_model import DENSE, FeatureSearch, scaled_rating
 from tools.calibration import human_games
 from tools.calibration.human_games import Game, fold, game_index
-from tools.calibration.train_human import Data, shipped_policy
+from tools.calibration.train_human import Data, extract, shipped_policy, unseen_policy
 
 
 # Made-up games (the rated games need not be here): the trainer replays a position from its id.
 OPENINGS = {0: "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 d2d3 f8c5 c2c3 d7d6 e1g1 e8g8 b1d2 a7a6 c4b3 c5a7",
             1: "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6 c1g5 f8e7 e2e3 e8g8 g1f3 b8d7 a1c1 c7c6 f1d3 d5c4",
-            5: "c2c4 e7e5 b1c3 g8f6 g1f3 b8c6 g2g3 d7d5 c4d5 f6d5 f1g2 d5b6 e1g1 f8e7 d2d3 e8g8"}
+            5: "c2c4 e7e5 b1c3 g8f6 g1f3 b8c6 g2g3 d7d5 c4d5 f6d5 f1g2 d5b6 e1g1 f8e7 d2d3 e8g8",
+            28: "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6 c1e3 e7e5 d4b3 c8e6 f2f3 f8e7"}   # watched
 
 
 @pytest.fixture(autouse=True)
@@ -94,3 +95,21 @@ def test_the_policy_feature_is_the_folds_policy_at_the_players_rating(tmp_path):
         assert np.allclose(data.dense[data.offsets[i]:data.offsets[i + 1], DENSE.index("policy")],
                            policy.logits(*human_policy.inputs(board, board.legal_moves()), float(scaled_rating(2500))))
         data.at_rating(data.rating)
+
+
+def test_the_watched_games_extract_records_its_depth_and_takes_one_unseen_policy(tmp_path):
+    """`extract --watched` takes the positions of the games the board policy never trains on
+    (index 28: 28 % 25 == 3), records the depth its moves were searched at, and a fit with one
+    policy accepts those positions and refuses any other (a logit of a policy that saw the game)."""
+    extract(tmp_path / "w.npz", every=2, held_out=False, limit=None, only_watched=True)
+    with np.load(tmp_path / "w.npz") as data:
+        ids, deep = [str(pid) for pid in data["ids"]], int(data["deep"])
+        arrays = {key: data[key] for key in data.files}
+    assert ids and all(game_index(pid) == 28 for pid in ids) and deep == 3
+    np.savez(tmp_path / "we.npz", **arrays, engine=np.zeros(len(ids), dtype=np.int32))
+    policy = tmp_path / "p.npz"
+    human_policy.shipped().save(policy)
+    Data(tmp_path / "we.npz", unseen_policy(policy))
+    write_extract(tmp_path / "seen.npz", training_positions(2))          # game 0: trained on
+    with pytest.raises(ValueError, match="trained on this game"):
+        Data(tmp_path / "seen.npz", unseen_policy(policy))

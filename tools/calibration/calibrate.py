@@ -122,6 +122,10 @@ PLANS = {
     "human1200": [("L1200", "sf1350", 60)],
     # The two readings nearest the edge (level 1200 at 10+0.1, level 1700 at 5+0.05): more games.
     "humanfirm": [("L1200", "sf1350", 60), ("L1700", "sf1800", 40)],
+    # Issue 71: the model refitted on the watched games with the 256-unit board policy, the rows'
+    # ratings rising with the level and the model's choice up to 2000 (both clocks).
+    "humanwide": [("L1000", "sf1350", 40), ("L1000", "L1200", 40), ("L1200", "sf1350", 40), ("L1400", "sf1350", 40),
+                  ("L1600", "sf1600", 40), ("L1800", "sf1800", 40), ("L1900", "sf1800", 40), ("L2000", "sf2000", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 

@@ -230,6 +230,16 @@ def fold(game_index, folds: int):
     return (game_index // HELD_OUT_EVERY) % folds
 
 
+WATCH_EVERY, WATCH_AT = 25, 3   # training games with index % 25 == 3: the board policy never trains on them
+
+
+def watched(game_index):
+    """Whether a training game (by its index in its file) is one the board policy's fit watches
+    its loss on and never trains on (tools/calibration/train_policy.py): the choice model is
+    fitted on these games' positions, so the policy's logits there are those of unseen games."""
+    return game_index % WATCH_EVERY == WATCH_AT
+
+
 def game_index(pid: str) -> int:
     """The game's index in its file, from a position id (source:index:ply)."""
     return int(str(pid).rsplit(":", 2)[1])

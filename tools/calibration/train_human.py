@@ -42,6 +42,7 @@ from tools.calibration.human_games import (
     held_out_sample,
     policy_inputs,
     training_games,
+    watched,
 )
 
 L2 = 1e-5
@@ -50,12 +51,16 @@ L2 = 1e-5
 # ---- extraction -----------------------------------------------------------------------------------
 
 def _record(out: Path, raws: list[np.ndarray], chosen: list[int], ratings: list[int], ids: list[str]) -> None:
+    from search.human_model import DEEP
+
     counts = np.array([len(r) for r in raws], dtype=np.int64)
     np.savez(out, raw=np.concatenate(raws).astype(np.int32), offsets=np.concatenate([[0], np.cumsum(counts)]),
-             chosen=np.array(chosen, dtype=np.int32), rating=np.array(ratings, dtype=np.int32), ids=np.array(ids))
+             chosen=np.array(chosen, dtype=np.int32), rating=np.array(ratings, dtype=np.int32), ids=np.array(ids),
+             deep=DEEP)
 
 
-def extract(out: Path, every: int, held_out: bool, limit: int | None, sources: list[str] | None = None) -> None:
+def extract(out: Path, every: int, held_out: bool, limit: int | None, sources: list[str] | None = None,
+            only_watched: bool = False) -> None:
     from engine.board import Board
     from search.human_model import FeatureSearch
 
@@ -66,7 +71,8 @@ def extract(out: Path, every: int, held_out: bool, limit: int | None, sources: l
         games = sorted({p.game for p in wanted.values()}, key=lambda g: (g.source, g.index))
         plies = {g: {p.ply for p in wanted.values() if p.game == g} for g in games}
     else:
-        games = [g for g in training_games() if not sources or g.source in sources]
+        games = [g for g in training_games() if (not sources or g.source in sources)
+                 and (not only_watched or watched(g.index))]
         plies = {g: {ply for ply in range(MIN_PLY, len(g.moves)) if (ply + g.index) % every == 0} for g in games}
     start = time.perf_counter()
     for number, game in enumerate(games, 1):
@@ -117,7 +123,8 @@ def add_engine_move(source: Path, out: Path, nodes: int, stride: int, first: int
     counts = np.array([len(r) for r in raws], dtype=np.int64)
     np.savez(out, raw=np.concatenate(raws), offsets=np.concatenate([[0], np.cumsum(counts)]),
              chosen=data["chosen"][keep], rating=data["rating"][keep], ids=data["ids"][keep],
-             engine=np.array(best, dtype=np.int32), engine_nodes=nodes)
+             engine=np.array(best, dtype=np.int32), engine_nodes=nodes,
+             **({"deep": data["deep"]} if "deep" in data else {}))
 
 
 def reextract(source: Path, out: Path, deep: int, network: str | None = None) -> None:
@@ -322,10 +329,28 @@ def lbfgs(f, x: np.ndarray, iterations: int = 200, memory: int = 10, tolerance: 
     return x
 
 
-def fit(paths: list[Path], folds: list[Path], save: Path | None, start: Path | None, iterations: int) -> None:
+def unseen_policy(path: Path) -> PolicyFor:
+    """Every position's logits by the policy at `path`, which must never have seen the position's
+    game: only the positions of watched games (extract --watched) are allowed."""
+    for_all = shipped_policy(path)
+
+    def policy_for(pid: str) -> Policy:
+        if not watched(game_index(pid)):
+            raise ValueError(f"{pid}: the board policy trained on this game (fit on extract --watched positions)")
+        return for_all(pid)
+    return policy_for
+
+
+def fit(paths: list[Path], folds: list[Path] | None, save: Path | None, start: Path | None, iterations: int,
+        policy: Path | None = None) -> None:
+    """Fit the weights on extracts with the engine's move; the policy feature's logits come from
+    the `folds` policies (each position's from the one that left its game out) or from one
+    `policy` that never trained on the extracts' games (the watched games)."""
     from search.human_model import N_DENSE, N_SQUARES, Model, load
 
-    data = Data(paths, out_of_fold(folds))
+    if (folds is None) == (policy is None):
+        raise ValueError("give either --folds or --policy")
+    data = Data(paths, out_of_fold(folds) if folds else unseen_policy(policy))
     print(f"{len(data.chosen)} positions, {len(data.group)} moves", file=sys.stderr)
     theta = np.zeros(3 * N_DENSE + 2 * N_SQUARES)
     if start is not None:            # go on from a saved fit
@@ -414,10 +439,14 @@ def main(argv: list[str] | None = None) -> int:
     ex.add_argument("--held-out", action="store_true", help="the move-matching positions instead")
     ex.add_argument("--limit", type=int, help="stop after this many positions")
     ex.add_argument("--sources", nargs="+", help="only the training games of these files (names in ../shared/data/human/)")
+    ex.add_argument("--watched", action="store_true",
+                    help="only the training games the board policy never trains on (index %% 25 == 3)")
     ft = sub.add_parser("fit", help="fit the weights and save them")
     ft.add_argument("data", type=Path, nargs="+", help="one or more extracts with the engine's move")
-    ft.add_argument("--folds", type=Path, nargs="+", required=True,
+    ft.add_argument("--folds", type=Path, nargs="+",
                     help="board policies leaving out fold 0, 1, ... of N of the games (train_policy fit --leave-out)")
+    ft.add_argument("--policy", type=Path,
+                    help="one board policy that never trained on the extracts' games (extract --watched)")
     ft.add_argument("--save", type=Path)
     ft.add_argument("--start", type=Path, help="go on from this saved fit instead of zero weights")
     ft.add_argument("--iterations", type=int, default=200)
@@ -448,13 +477,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "forms":
         print(forms(args.data, args.model, args.policy, args.ratings, args.shares, args.sharpen))
     elif args.command == "extract":
-        extract(args.out, args.every, args.held_out, args.limit, args.sources)
+        extract(args.out, args.every, args.held_out, args.limit, args.sources, args.watched)
     elif args.command == "reextract":
         reextract(args.source, args.out, args.deep, args.network)
     elif args.command == "engine":
         add_engine_move(args.source, args.out, args.nodes, args.stride, args.first)
     elif args.command == "fit":
-        fit(args.data, args.folds, args.save, args.start, args.iterations)
+        fit(args.data, args.folds, args.save, args.start, args.iterations, args.policy)
     else:
         print(evaluate(args.data, args.model, args.policy, args.sharpen))
     return 0

@@ -43,9 +43,9 @@ from tools.calibration.human_games import (
     held_out_sample,
     policy_inputs,
     training_games,
+    watched,
 )
 
-WATCH_EVERY, WATCH_AT = 25, 3        # games with index % 25 == 3: the loss watched while training
 HIDDEN = 64
 
 
@@ -244,7 +244,7 @@ def fit(paths: Path | list[Path], hidden: int, epochs: int, rate: float, batch: 
 
     data = load_extracts(paths if isinstance(paths, list) else [paths])
     games = data["game"]
-    watch = games % WATCH_EVERY == WATCH_AT
+    watch = watched(games)
     train, held = np.flatnonzero(~watch), np.flatnonzero(watch)
     if leave_out:
         train = train[fold(games[train], leave_out[1]) != leave_out[0]]
