@@ -126,6 +126,9 @@ PLANS = {
     # ratings rising with the level and the model's choice up to 2000 (both clocks).
     "humanwide": [("L1000", "sf1350", 40), ("L1000", "L1200", 40), ("L1200", "sf1350", 40), ("L1400", "sf1350", 40),
                   ("L1600", "sf1600", 40), ("L1800", "sf1800", 40), ("L1900", "sf1800", 40), ("L2000", "sf2000", 40)],
+    # Their first reading at 5+0.05 put level 1400 (lichess 1000) at 1307 and 1800 (a veto of 200) at
+    # 1667: lichess 1200 and a veto of 130 instead, measured again with the level between them.
+    "humanwide2": [("L1400", "sf1350", 40), ("L1800", "sf1800", 40), ("L1900", "sf2000", 40), ("L1800", "sf1600", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
