@@ -124,7 +124,7 @@ def test_the_robot_says_when_it_plays_like_people(tmp_path):
     text, _ = play(tmp_path, ["quit"], elo=1400)
     assert f"Jitfish 1400 {plays_like(1400)}." in text and "lichess" in plays_like(1400)
     assert str(plays_like_words(1400)) == plays_like(1400) and plays_like_words(2100) is None
-    text, _ = play(tmp_path, ["quit"], elo=2000)
+    text, _ = play(tmp_path, ["quit"], elo=2100)
     assert "plays like" not in text
 
 
