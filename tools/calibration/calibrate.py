@@ -129,6 +129,8 @@ PLANS = {
     # Their first reading at 5+0.05 put level 1400 (lichess 1000) at 1307 and 1800 (a veto of 200) at
     # 1667: lichess 1200 and a veto of 130 instead, measured again with the level between them.
     "humanwide2": [("L1400", "sf1350", 40), ("L1800", "sf1800", 40), ("L1900", "sf2000", 40), ("L1800", "sf1600", 40)],
+    # Level 1800 read 1997 with a veto of 130 (against 1667 with 200): a veto of 160, against two anchors.
+    "humanwide3": [("L1800", "sf1800", 40), ("L1800", "sf1600", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
