@@ -103,7 +103,7 @@ LEVELS = [
 HUMAN_LEVELS = [
     HumanRow(1000, rating=600, share=0.1),
     HumanRow(1200, rating=800, share=0.0),
-    HumanRow(1400, rating=1200, share=0.0),
+    HumanRow(1400, rating=1100, share=0.0),
     HumanRow(1600, rating=1600, share=0.0),
     HumanRow(1800, rating=1800, share=0.0, veto=160),
     HumanRow(2000, rating=2000, share=0.0, veto=60),

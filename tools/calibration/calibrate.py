@@ -131,6 +131,11 @@ PLANS = {
     "humanwide2": [("L1400", "sf1350", 40), ("L1800", "sf1800", 40), ("L1900", "sf2000", 40), ("L1800", "sf1600", 40)],
     # Level 1800 read 1997 with a veto of 130 (against 1667 with 200): a veto of 160, against two anchors.
     "humanwide3": [("L1800", "sf1800", 40), ("L1800", "sf1600", 40)],
+    # Level 1400 read 1446 and 1524 with lichess 1200 (1307 with 1000 at 5+0.05): lichess 1100, at
+    # both clocks (`--tc 10+0.1` plays the first pairing only: `--games` caps nothing, so the plan
+    # `humanwide5slow`); and level 1900 (its veto of 87 between the rows) at 5+0.05.
+    "humanwide5": [("L1400", "sf1350", 40), ("L1900", "sf2000", 40)],
+    "humanwide5slow": [("L1400", "sf1350", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
