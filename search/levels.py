@@ -106,7 +106,7 @@ HUMAN_LEVELS = [
     HumanRow(1400, rating=1100, share=0.0),
     HumanRow(1600, rating=1600, share=0.0),
     HumanRow(1800, rating=1800, share=0.0, veto=160),
-    HumanRow(2000, rating=2000, share=0.0, veto=60),
+    HumanRow(2000, rating=2000, share=0.0, veto=40),
 ]
 
 
