@@ -136,7 +136,8 @@ PLANS = {
     # `humanwide5slow`); and level 1900 (its veto of 87 between the rows) at 5+0.05.
     "humanwide5": [("L1400", "sf1350", 40), ("L1900", "sf2000", 40)],
     "humanwide5slow": [("L1400", "sf1350", 40)],
-    # Level 2000 with a veto of 60 read 1975 at 5+0.05 but 1867 at 10+0.1: a veto of 40 (both clocks).
+    # Level 2000 with a veto of 60 read 1975 at 5+0.05 but 1867 at 10+0.1: a veto of 40 (both clocks;
+    # it read 1876 and 1914, so that row became level 1900's).
     "humanwide6": [("L2000", "sf2000", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
