@@ -3,6 +3,8 @@
     python -m tools.calibration.train_human extract --out runs/human/train.npz [--every 3]
     python -m tools.calibration.train_human extract --held-out --out runs/human/held.npz
     python -m tools.calibration.train_human fit runs/human/train.npz [--save search/human.npz]
+    python -m tools.calibration.train_human extract --watched --every 2 --out runs/human/choice/watched.npz
+    python -m tools.calibration.train_human fit W-e0.npz W-e1.npz --policy search/human_policy.npz   (since 2026-12-05)
     python -m tools.calibration.train_human evaluate runs/human/held.npz [--model search/human.npz]
     python -m tools.calibration.train_human forms runs/human/held-d3.npz --ratings 800 1500 --shares 0 0.1 --sharpen 2
 
@@ -11,7 +13,9 @@ or those of the files named by `--sources` (the shipped fit of 2026-11-28 saw th
 games alone, `--sources lichess-2018-06-10k.pgn lichess-2026-06-500.pgn`: the training games before
 issue 71 added the 58k rapid games), and records, for the positions from ply 10 on (every
 `--every`-th, deterministically), each legal move's raw quantities from search/human.py's kernel,
-the move the person played and their rating; `--held-out` does the same for the move-matching positions of every band. `fit` finds the
+the move the person played and their rating (`--watched`: only the games the board policy's fit
+watches and never trains on, so that one policy, `fit --policy`, gives the choice model the
+logits of unseen games, as in play); `--held-out` does the same for the move-matching positions of every band. `fit` finds the
 weights of maximum likelihood (conditional logit, a small L2 penalty) by L-BFGS in numpy and
 saves them; `evaluate` prints, per band, the model's top-1 match and its expected match when
 sampling, at the band's centre rating; `forms` compares the ways a level could play the model
