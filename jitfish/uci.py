@@ -688,9 +688,11 @@ class UciLoop:
             if level is None:
                 setting = "full strength"
             elif level.human:
-                veto = "" if level.veto is None else f", a move losing over {level.veto} cp to full strength vetoed"
-                setting = (f"{plays_like(elo)} (the human model at rating {level.human}: its most likely move, "
-                           f"{level.share:.0%} of the moves sampled{veto})")
+                slip = f", slipping into a likely losing move (slip {level.slip:g})" if level.slip else ""
+                veto = "" if level.veto is None else (f", a move losing over {level.veto} cp to full strength's "
+                                                      f"{level.veto_nodes} nodes vetoed")
+                setting = (f"{plays_like(elo)} (the human model at rating {level.human}: its most likely move"
+                           f"{slip}{veto})")
             else:
                 setting = f"depth {level.depth}, {level.nodes} nodes a move"
             self.send(f"info string strength: Elo {elo} from {source}: {setting}")

@@ -45,6 +45,7 @@ from search.workspace import (CTL_CURRMOVE, CTL_CURRMOVE_NUMBER, CTL_FIRST_MOVE_
 
 ASPIRATION_DELTA = 20
 NODE_SHARE_MIN_DEPTH = 6     # below this the root's node shares say little
+HURRY_MS = 250               # a human level whose hard limit is shorter vetoes with the features' search alone
 SCRATCH_MOVES = WS_MOVES + (PLIES - 1) * MAX_MOVES   # a move list the search never reaches
 
 
@@ -182,8 +183,8 @@ class Searcher:
         if level is not None and level.human:
             previous = self._chooser       # its searches are emptied before every move: keep them
             self._chooser = human_model.Chooser(
-                human_model.shipped(), level.human, share=level.share, veto=level.veto,
-                search=previous.search if previous else human_model.FeatureSearch(),
+                human_model.shipped(), level.human, share=0.0, slip=level.slip, veto=level.veto,
+                veto_nodes=level.veto_nodes, search=previous.search if previous else human_model.FeatureSearch(),
                 engine=previous.engine if previous else Searcher(1))
         self._select_evaluation()
         self.clear()
@@ -289,7 +290,7 @@ class Searcher:
         start = time.perf_counter()
         level = self.level
         if level is not None and level.human:
-            return self._human_move(board, limits, report, start)
+            return self._human_move(board, limits, report, start, overhead_ms)
         rng = None
         if level is not None:
             rng = random.Random(f"{self.game_seed}:{board.key}:{board.ply}")   # same game, same choices
@@ -388,14 +389,18 @@ class Searcher:
         ponder = best_line.moves[1] if len(best_line.moves) > 1 else self._ponder_from_tt(board, best_line.moves[0])
         return Result(best_line.moves[0], ponder, best_line.score, depth_done, self.nodes(), lines)
 
-    def _human_move(self, board: Board, limits: Limits, report: Callable[[Report], None], start: float) -> Result:
+    def _human_move(self, board: Board, limits: Limits, report: Callable[[Report], None], start: float,
+                    overhead_ms: int) -> Result:
         """A level with a human rating plays the human model's choice (search/human_model.py): its
         searches have a fixed depth and node count, so the move costs the same on every machine
-        and at every clock, and repeats for the game's seed."""
+        and at every clock, and repeats for the game's seed; only a veto's deeper search gives way
+        to the features' own when the clock allows less than HURRY_MS for the move."""
         chooser = self._chooser
         legal = board.legal_moves()
         kept = _searchmoves(board, legal, limits)
-        move, score = chooser.choose(board, self.game_seed, set(kept) if len(kept) < len(legal) else None)
+        hard = plan(limits, board.turn, overhead_ms, board.game_ply).hard
+        move, score = chooser.choose(board, self.game_seed, set(kept) if len(kept) < len(legal) else None,
+                                     hurry=hard is not None and hard < HURRY_MS)
         if not move:
             score = -MATE if board.is_check() else 0
             report(NoMoveReport(score))

@@ -65,6 +65,7 @@ RATING_CENTRE, RATING_SCALE = 1500.0, 400.0
 DEEP = 3                     # each move's deeper score: the move, then a full-width search of depth 2
 ENGINE_NODES = 20000         # full strength's move at this many nodes is one of the features
 VETO_TRIES = 3               # a Chooser's veto checks this many of its likeliest moves at most
+WIN_SCALE = 1 / 0.00368208   # centipawns: a score's expected result is 1 / (1 + exp(-cp / WIN_SCALE)) (lichess's curve)
 
 # The dense features of a move (features()), each with a weight and two rating slopes.
 DENSE = ("loss1", "log_loss1", "best1", "lossD", "log_lossD", "bestD", "nearD", "rank1_2", "rank1_3",
@@ -219,16 +220,23 @@ class Chooser:
     """Chooses a move as the model says a player of `rating` would: a `share` of the moves
     (decided per position by the seed) sampled from its probabilities raised to `sharpen`, the
     others its most likely move (share 1: always a sample; share 0: always the most likely move).
+    With a `slip` the most likely move gives way to a move nearly as likely that loses: the move
+    played where none is sampled is the one of highest p + slip x (expected result it gives away
+    by the deeper search), the way to weaken the model's choice that costs the least of its
+    likelihood (a player of the rating, who makes the mistakes such a player makes, more often).
     With a `veto` (centipawns), a chosen move that full strength's search finds losing more than
     that against full strength's own move gives way to the model's next most likely move that does
     not (VETO_TRIES at most), else to full strength's move: a player of that style who blunders
-    less. `engine` is the full-strength Searcher of the engine-move feature (made when needed),
-    `policy` the board policy of the policy feature."""
+    less. Full strength searches `veto_nodes` nodes for the veto (the engine-move feature's count
+    by default; more make a stronger veto). `engine` is the full-strength Searcher of the
+    engine-move feature (made when needed), `policy` the board policy of the policy feature."""
     model: Model
     rating: float
     share: float = 1.0
     sharpen: float = 1.0
     veto: int | None = None
+    slip: float = 0.0
+    veto_nodes: int = ENGINE_NODES
     search: FeatureSearch = field(default_factory=FeatureSearch)
     engine: object = None
     policy: human_policy.Policy = field(default_factory=human_policy.shipped)
@@ -256,9 +264,10 @@ class Chooser:
         """Nodes the last choice searched (the features' searches and full strength's)."""
         return int(self.search.ctl[CTL_NODES]) + self._engine_nodes
 
-    def choose(self, board, seed: int, allowed: set[int] | None = None) -> tuple[int, int]:
+    def choose(self, board, seed: int, allowed: set[int] | None = None, hurry: bool = False) -> tuple[int, int]:
         """(move, its deeper-search score); move 0 when there is none. The choice repeats for a
-        given seed and position; `allowed` (a GUI's searchmoves) keeps the choice among those moves."""
+        given seed and position; `allowed` (a GUI's searchmoves) keeps the choice among those moves;
+        `hurry` (little time on the clock): the veto searches ENGINE_NODES nodes, not veto_nodes."""
         moves, p, scores = self.distribution(board)
         if not moves:
             return 0, 0
@@ -266,21 +275,24 @@ class Chooser:
             mask = np.array([move in allowed for move in moves])
             p = np.where(mask, p, 0.0) if p[mask].sum() > 0 else mask.astype(np.float64)
             p = p / p.sum()
-        index = pick(p, self.share, random.Random(f"{seed}:{board.key}:{board.ply}"))
+        index = pick(p, self.share, random.Random(f"{seed}:{board.key}:{board.ply}"), slipped(p, scores, self.slip))
         if self.veto is not None:
-            index = self._vetted(board, moves, p, index)
+            index = self._vetted(board, moves, p, index, ENGINE_NODES if hurry else self.veto_nodes)
         return moves[index], int(scores[index])
 
-    def _vetted(self, board, moves: list[int], p: np.ndarray, index: int) -> int:
-        """`index`, or the model's next most likely move if full strength's search finds it losing
-        more than `veto` (VETO_TRIES moves at most), or full strength's move (if `p` allows it:
-        a move of probability 0 is outside a GUI's searchmoves)."""
+    def _vetted(self, board, moves: list[int], p: np.ndarray, index: int, nodes: int) -> int:
+        """`index`, or the model's next most likely move if full strength's search of `nodes` nodes
+        finds it losing more than `veto` (VETO_TRIES moves at most), or full strength's move (if
+        `p` allows it: a move of probability 0 is outside a GUI's searchmoves)."""
         best = self._engine
+        if nodes != ENGINE_NODES:
+            best = engine_search(self.engine, board, nodes)
+            self._engine_nodes += best.nodes
         tried = [index] + [int(i) for i in np.argsort(-p, kind="stable") if i != index and p[i] > 0]
         for i in tried[:VETO_TRIES]:
             if moves[i] == best.best:
                 return i
-            own = engine_search(self.engine, board, only=moves[i])
+            own = engine_search(self.engine, board, nodes, only=moves[i])
             self._engine_nodes += own.nodes
             if _clip(best.score) - _clip(own.score) <= self.veto:
                 return i
@@ -292,9 +304,24 @@ def _clip(score: int) -> int:
     return max(-LOSS_CLIP, min(LOSS_CLIP, score))
 
 
-def pick(p: np.ndarray, share: float, rng: random.Random) -> int:
-    """Index of the move played: with probability `share` a sample from `p`, else its most
-    likely move (no draw is spent on the share when it is 0 or 1)."""
+def expected_result(cp: np.ndarray) -> np.ndarray:
+    """The expected result (0..1) of scores in centipawns, mates as LOSS_CLIP."""
+    clipped = np.clip(np.asarray(cp, dtype=np.float64), -LOSS_CLIP, LOSS_CLIP)
+    return 1 / (1 + np.exp(-clipped / WIN_SCALE))
+
+
+def slipped(p: np.ndarray, scores: np.ndarray, slip: float) -> int:
+    """Index of the move of highest p + slip x (the expected result it gives away against the
+    best of `scores`): the likeliest move unless a losing one is nearly as likely. Among the moves
+    `p` allows (p > 0)."""
+    result = expected_result(scores)
+    value = np.where(p > 0, p + slip * (result.max() - result), -1.0)
+    return int(np.argmax(value))
+
+
+def pick(p: np.ndarray, share: float, rng: random.Random, likeliest: int | None = None) -> int:
+    """Index of the move played: with probability `share` a sample from `p`, else `likeliest`
+    (its most likely move unless given; no draw is spent on the share when it is 0 or 1)."""
     if share <= 0 or (share < 1 and rng.random() >= share):
-        return int(np.argmax(p))
+        return int(np.argmax(p)) if likeliest is None else likeliest
     return min(int(np.searchsorted(np.cumsum(p), rng.random(), side="right")), len(p) - 1)

@@ -24,6 +24,8 @@ FULL_STRENGTH_ELO = 2350     # from here up: full strength (what it measures: do
 MIN_ELO = 400
 SKILL_LEVELS = 20            # Skill Level 0..20; 20 is full strength
 NO_VETO = 2000               # centipawns: twice the human model's clip of a score, so a veto this loose vetoes nothing
+VETO_NODES = 20000           # a veto's search by default: the engine-move feature's (human_model.ENGINE_NODES,
+                             # not imported: this module stays light for the front ends; a test pins the two)
 
 
 @dataclass(frozen=True)
@@ -38,19 +40,22 @@ class Level:
     oversight: float         # share of the legal moves not considered at all
     network: bool = False    # evaluate with the network (the strongest rows) instead of the hand-crafted terms
     human: int = 0           # a lichess rating: play the human model's move for it (the fields above unused)
-    share: float = 0.0       # ... sampled from the model at this share of the moves, its most likely move else
+    slip: float = 0.0        # ... its most likely move giving way to a likely one that loses (human_model.slipped)
     veto: int | None = None  # ... and a move full strength finds losing more than this many centipawns gives way
+    veto_nodes: int = VETO_NODES     # ... by full strength's search of so many nodes
 
 
 @dataclass(frozen=True)
 class HumanRow:
     """A measured setting of the human model (search/human_model.py): the move a lichess player
-    of `rating` would play, sampled at a `share` of the moves and the most likely one at the others,
-    with the Chooser's `veto` (centipawns; None: none) on the moves full strength finds losing."""
+    of `rating` would play most likely, with the Chooser's `slip` toward likely moves that lose
+    and its `veto` (centipawns; None: none) on the moves full strength's search of `veto_nodes`
+    finds losing."""
     elo: int                 # the level it plays, on the scale of Stockfish's UCI_Elo (measured: above)
     rating: int              # lichess rating
-    share: float
+    slip: float = 0.0
     veto: int | None = None
+    veto_nodes: int = VETO_NODES
 
 
 # Each row's elo is what its setting measured (tools/calibration/calibrate.py --plan rows, 680 games at 5+0.05,
@@ -93,21 +98,22 @@ LEVELS = [
 
 
 # The levels that play like people: from the first to the last row's Elo a level plays the human
-# model's choice, the rating and share interpolated linearly between the rows, the veto's
-# inverse too; outside them the LEVELS rows play as before (the two mechanisms do not blend).
-# Since the model's refit on seven times the games (issue 71) each row imitates a higher lichess
-# rating than the row below, chosen by measurement: the rating whose most likely move plays at
-# the row's number (lichess 800's at 1244, 1000's at 1307, 1600's at 1575 on the first reading),
-# a share of samples below that, and from 1800 a veto, which carries the model's choice up to
-# 1900: lichess 2000's choice with a veto of 40 measured 1876 and 1914, short of 2000 (docs/levels.md,
-# 2026-12-05: measured there at both clocks).
+# model's choice, the rating, slip and veto's search interpolated linearly between the rows, the
+# veto's inverse too; outside them the LEVELS rows play as before (the two mechanisms do not blend).
+# Each row imitates the lichess rating of its own number (issue 71): below 1600 the model's
+# choice at that rating plays stronger than the number on Stockfish's scale (lichess 1000's most
+# likely move measured about 1307, 1200's about 1400), so a slip gives way to the likely moves
+# that lose, as often as brings it down to the number (a slip costs less of the human move than
+# imitating a lower rating did: docs/levels.md, 2026-12-06); from 1800 a veto adds strength, its
+# search deeper at 2000 (lichess 2000's choice with a veto of 40 by 20,000 nodes measured 1876 and
+# 1914, by 60,000 nodes 2114).
 HUMAN_LEVELS = [
-    HumanRow(1000, rating=600, share=0.1),
-    HumanRow(1200, rating=800, share=0.0),
-    HumanRow(1400, rating=1100, share=0.0),
-    HumanRow(1600, rating=1600, share=0.0),
-    HumanRow(1800, rating=1800, share=0.0, veto=160),
-    HumanRow(1900, rating=2000, share=0.0, veto=40),
+    HumanRow(1000, rating=1000, slip=0.3),
+    HumanRow(1200, rating=1200, slip=0.24),
+    HumanRow(1400, rating=1400, slip=0.17),
+    HumanRow(1600, rating=1600),
+    HumanRow(1800, rating=1800, veto=160),
+    HumanRow(2000, rating=2000, veto=40, veto_nodes=40000),
 ]
 
 
@@ -134,7 +140,8 @@ def _human_level(elo: int) -> Level:
     t = 0.0 if upper.elo == lower.elo else (elo - lower.elo) / (upper.elo - lower.elo)
     return Level(elo, depth=1, nodes=1, quiescence=0, noise=0, temperature=0.0, candidates=1, oversight=0.0,
                  human=round(lower.rating + (upper.rating - lower.rating) * t),
-                 share=round(lower.share + (upper.share - lower.share) * t, 3), veto=_blend_veto(lower, upper, t))
+                 slip=round(lower.slip + (upper.slip - lower.slip) * t, 3), veto=_blend_veto(lower, upper, t),
+                 veto_nodes=round(lower.veto_nodes + (upper.veto_nodes - lower.veto_nodes) * t))
 
 
 def _blend_veto(lower: HumanRow, upper: HumanRow, t: float) -> int | None:

@@ -9,7 +9,8 @@ from engine.board import Board
 from eval.shipped import default_network
 from search.human import R_CAPTURED, R_CASTLE, R_CHECK, R_DEEP, R_ESCAPE, R_RECAPTURE, R_SHALLOW
 from search import human_policy
-from search.human_model import DENSE, N_DENSE, Chooser, FeatureSearch, Model, features, load, scaled_rating
+from search.human_model import (DENSE, N_DENSE, Chooser, FeatureSearch, Model, expected_result, features, load,
+                                scaled_rating, slipped)
 
 HANGING_QUEEN = "rnb1kbnr/pppp1ppp/8/4p1q1/4P3/3P4/PPP2PPP/RNBQKBNR w KQkq - 1 3"   # Bxg5 wins the queen
 TWO_KNIGHTS = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "f3g5", "d7d5", "e4d5"]                 # ...Nxd5 recaptures
@@ -140,6 +141,39 @@ def test_a_veto_keeps_the_style_but_not_the_blunders():
     assert loss(move) <= 100 and careful.nodes() > plain.nodes()
     allowed = {m for m in board.legal_moves() if board.uci(m) in ("a2a3", "h2h3", "b1c3")}
     assert careful.choose(board, 1, allowed)[0] in allowed
+    deeper = Chooser(reckless, 1500, share=0, veto=100, veto_nodes=60000)
+    assert loss(deeper.choose(board, 1)[0]) <= 100 and deeper.nodes() > careful.nodes()
+
+
+def test_a_slip_plays_a_nearly_as_likely_move_that_loses():
+    """p + slip x (expected result given away): the likeliest move stands against a small slip,
+    a losing move nearly as likely wins a larger one, a move outside p (p = 0) never plays, and
+    an even score gives nothing away."""
+    p = np.array([0.5, 0.4, 0.1, 0.0])
+    scores = np.array([0, -300, 0, -900])
+    lost = expected_result(np.array([0]))[0] - expected_result(np.array([-300]))[0]
+    assert 0.2 < lost < 0.3
+    assert slipped(p, scores, 0.2) == 0                    # 0.4 + 0.2 x 0.25 < 0.5
+    assert slipped(p, scores, 0.5) == 1                    # 0.4 + 0.5 x 0.25 > 0.5
+    assert slipped(p, scores, 100.0) == 1                  # the -900 move has p = 0
+    assert slipped(p, np.zeros(4), 100.0) == 0
+    assert expected_result(np.array([30000]))[0] == expected_result(np.array([1000]))[0]   # mates clipped
+
+
+def test_the_chooser_slips_into_the_likely_blunder_only_when_asked():
+    """The shipped model at 1500 takes the hanging queen; with a large slip it plays a move that
+    gives material away instead, and inside a GUI's searchmoves; a share of 1 (every move a sample)
+    leaves no move to slip."""
+    board = Board(HANGING_QUEEN)
+    steady = Chooser(load(), 1500, share=0)
+    assert board.uci(steady.choose(board, 1)[0]) == "c1g5"
+    slipping = Chooser(load(), 1500, share=0, slip=5.0)
+    move, score = slipping.choose(board, 1)
+    assert board.uci(move) != "c1g5" and score < steady.choose(board, 1)[1] - 300
+    allowed = {m for m in board.legal_moves() if board.uci(m) in ("c1g5", "a2a3")}
+    assert slipping.choose(board, 1, allowed)[0] in allowed
+    for seed in range(5):
+        assert Chooser(load(), 1500, share=1, slip=5.0).choose(board, seed) == Chooser(load(), 1500, share=1).choose(board, seed)
 
 
 

@@ -8,7 +8,8 @@ Players are Jitfish levels (`L1000` is `UCI_LimitStrength` with `UCI_Elo 1000`, 
 strength), Stockfish anchors (`sf1350` is Debian's Stockfish with `UCI_Elo 1350`, whose rating is
 taken as given), the floor anchors of tools/calibration/anchors.py (`random`, `greedy`) and the
 human model (`H1500`: its most likely move at lichess 1500; `H1500b2`: a sample sharpened by 2;
-`H800s0.3`: a sample at 30% of the moves, the most likely move at the others). Below Stockfish's
+`H800s0.3`: a sample at 30% of the moves, the most likely move at the others; `H1200slip0.5`:
+its most likely move with a slip of 0.5). Below Stockfish's
 floor the scale is carried by chaining levels against each other. The fit is a joint maximum
 likelihood of the logistic Elo model over every game (draws as half points), with the anchors'
 ratings fixed and one virtual draw per pairing as a prior (so a 100% score stays finite); error
@@ -139,6 +140,24 @@ PLANS = {
     # Level 2000 with a veto of 60 read 1975 at 5+0.05 but 1867 at 10+0.1: a veto of 40 (both clocks;
     # it read 1876 and 1914, so that row became level 1900's).
     "humanwide6": [("L2000", "sf2000", 40)],
+    # The slip (search/human_model.py): a band's own rating's most likely move, weakened toward the
+    # likely moves that lose (lichess 1000-1400's choice matches the 1100-1299 band 1.6 points more
+    # than lichess 800's, the choice of level 1200): where do they play?
+    "humanslip": [("H1000slip0.25", "sf1350", 40), ("H1200slip0.3", "sf1350", 40), ("H1400slip0.3", "sf1350", 40)],
+    # They read 1142, 1026 and 1117: smaller slips for levels 1200 and 1400; and lichess 2000's
+    # choice with its veto of 40 judged by a search of 60,000 nodes (20,000 read 1876 and 1914).
+    "humanslip2": [("H1200slip0.2", "sf1350", 40), ("H1400slip0.1", "sf1350", 40), ("H2000v40n60000", "sf2000", 40)],
+    # Lichess 1200 read 1307 with a slip of 0.2 and 1026 with 0.3, lichess 1400 1483 with 0.1 and
+    # 1117 with 0.3: the slips interpolated to the levels' numbers.
+    "humanslip3": [("H2000v40n60000", "sf2000", 40), ("H1200slip0.24", "sf1350", 40), ("H1400slip0.14", "sf1350", 40)],
+    # The rows with slips (1000: lichess 1000 with 0.3, 1200: 1200 with 0.24, 1400: 1400 with 0.17)
+    # and level 2000 as lichess 2000's choice with a veto of 40 by 40,000 nodes, 1900 between it and
+    # the 1800 row: each level against its anchor, level 1000 chained to 1200 too (both clocks;
+    # `humanslip4slow` at 10+0.1, where `--games` caps nothing).
+    "humanslip4": [("L1200", "sf1350", 40), ("L1000", "sf1350", 40), ("L1000", "L1200", 40), ("L1400", "sf1350", 40),
+                   ("L2000", "sf2000", 40), ("L1900", "sf1800", 40)],
+    "humanslip4slow": [("L1200", "sf1350", 40), ("L1000", "sf1350", 40), ("L1400", "sf1350", 40), ("L2000", "sf2000", 40),
+                       ("L1900", "sf1800", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
@@ -160,11 +179,14 @@ def engine_tokens(name: str, jitfish: str) -> list[str]:
                 f"option.UCI_Elo={name[2:]}", "option.Move Overhead=50"]
     if name in ("random", "greedy"):
         return [f"cmd={sys.executable} -m tools.calibration.anchors {name}", f"name={name}"]
-    match = re.fullmatch(r"H(\d+)(?:b([\d.]+)|s([\d.]+))?(?:v(\d+))?", name)
+    match = re.fullmatch(r"H(\d+)(?:b([\d.]+)|s([\d.]+)|slip([\d.]+))?(?:v(\d+)(?:n(\d+))?)?", name)
     if match:                # the human model at a rating: its most likely move, a sample sharpened by b,
-        # or a share s of its moves sampled; v adds the Chooser's veto of v centipawns
+        # a share s of its moves sampled, or its most likely move with a slip; v adds the Chooser's
+        # veto of v centipawns, n its search's nodes
         how = f"--sharpen {match.group(2)}" if match.group(2) else f"--share {match.group(3) or 0}"
-        how += f" --veto {match.group(4)}" if match.group(4) else ""
+        how += f" --slip {match.group(4)}" if match.group(4) else ""
+        how += f" --veto {match.group(5)}" if match.group(5) else ""
+        how += f" --veto-nodes {match.group(6)}" if match.group(6) else ""
         return [f"cmd={sys.executable} -m tools.calibration.human_player {match.group(1)} {how}", f"name={name}"]
     raise ValueError(f"unknown player {name!r}")
 

@@ -20,7 +20,8 @@ Players:
                    in --maia-python's virtualenv, tools/paths.py's by default)
   human1500        the human model of search/human.py at rating 1500, its sampled move
                    (seed --seed); `human1500-argmax` its most likely move; `-v200` added: with a
-                   veto of 200 centipawns (search/human_model.py's Chooser)
+                   veto of 200 centipawns, `-slip0.3` a slip of 0.3 with -argmax (search/human_model.py's
+                   Chooser)
 """
 
 from __future__ import annotations
@@ -76,7 +77,9 @@ def jitfish_mover(player: str, seed: int) -> Mover:
 
         rating, *modes = player[len("human"):].split("-")
         veto = next((int(m[1:]) for m in modes if m.startswith("v")), None)
-        chooser = human.Chooser(human.load(), int(rating), share=0.0 if "argmax" in modes else 1.0, veto=veto)
+        slip = next((float(m[4:]) for m in modes if m.startswith("slip")), 0.0)
+        chooser = human.Chooser(human.load(), int(rating), share=0.0 if "argmax" in modes else 1.0, veto=veto,
+                                slip=slip)
 
         def move(position: Position) -> str:
             board = _board(Board, position)
