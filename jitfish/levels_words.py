@@ -10,7 +10,7 @@ from jitfish.i18n import Msg
 
 
 def plays_like_words(elo: int) -> Msg | None:
-    """"plays like a lichess 800 player" (the rating to the nearest 50), "... who blunders less"
+    """"plays like a lichess 1200 player" (the rating to the nearest 50), "... who blunders less"
     for a level with a veto; None for the levels that weaken the search (and full strength)."""
     level = level_for_elo(elo)
     if level is None or not level.human:

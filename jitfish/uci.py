@@ -688,7 +688,7 @@ class UciLoop:
             if level is None:
                 setting = "full strength"
             elif level.human:
-                slip = f", slipping into a likely losing move (slip {level.slip:g})" if level.slip else ""
+                slip = f", with a slip of {level.slip:g} toward its likely losing moves" if level.slip else ""
                 veto = "" if level.veto is None else (f", a move losing over {level.veto} cp to full strength's "
                                                       f"{level.veto_nodes} nodes vetoed")
                 setting = (f"{plays_like(elo)} (the human model at rating {level.human}: its most likely move"

@@ -156,7 +156,7 @@ def _blend_veto(lower: HumanRow, upper: HumanRow, t: float) -> int | None:
 
 
 def plays_like(elo: int) -> str | None:
-    """What a level of the human model is, for the person who meets it: "plays like a lichess 800
+    """What a level of the human model is, for the person who meets it: "plays like a lichess 1200
     player" (the rating to the nearest 50), "... who blunders less" with a veto; None for the
     levels that weaken the search."""
     level = level_for_elo(elo)

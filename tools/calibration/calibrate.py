@@ -158,6 +158,9 @@ PLANS = {
                    ("L2000", "sf2000", 40), ("L1900", "sf1800", 40)],
     "humanslip4slow": [("L1200", "sf1350", 40), ("L1000", "sf1350", 40), ("L1400", "sf1350", 40), ("L2000", "sf2000", 40),
                        ("L1900", "sf1800", 40)],
+    # At 10+0.1 level 1900 read 1997 and level 2000 1957, each against one anchor: the other anchor
+    # for each (both clocks).
+    "humanslip5": [("L1900", "sf2000", 40), ("L2000", "sf1800", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
