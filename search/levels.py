@@ -102,11 +102,11 @@ LEVELS = [
 # veto's inverse too; outside them the LEVELS rows play as before (the two mechanisms do not blend).
 # Each row imitates the lichess rating of its own number (issue 71): below 1600 the model's
 # choice at that rating plays stronger than the number on Stockfish's scale (lichess 1000's most
-# likely move measured about 1307, 1200's about 1400), so a slip gives way to the likely moves
-# that lose, as often as brings it down to the number (a slip costs less of the human move than
-# imitating a lower rating did: docs/levels.md, 2026-12-06); from 1800 a veto adds strength, its
-# search deeper at 2000 (lichess 2000's choice with a veto of 40 by 20,000 nodes measured 1876 and
-# 1914, by 60,000 nodes 2114).
+# likely move measured 1307; lichess 1200's, even with a slip of 0.2, 1307), so a slip gives way
+# to the likely moves that lose, as often as brings it down to the number (a slip costs less of
+# the human move than imitating a lower rating did: docs/levels.md, 2026-12-05, night); from
+# 1800 a veto adds strength, its search deeper at 2000 (lichess 2000's choice with a veto of 40
+# by 20,000 nodes measured 1876 and 1914, by 60,000 nodes 2114).
 HUMAN_LEVELS = [
     HumanRow(1000, rating=1000, slip=0.3),
     HumanRow(1200, rating=1200, slip=0.24),
