@@ -215,7 +215,8 @@ def test_page_loads_clean_and_screenshots(open_page):
             page.select_option("#level", "1400")
             expect(page.locator("#level-style")).to_have_text(f"P{plays_like(1400)[1:]}.")
             assert "lichess" in plays_like(1400)
-            page.select_option("#level", "2000")
+            searching = next(elo for elo, _ in LEVEL_CHOICES if elo > 1000 and plays_like(elo) is None)
+            page.select_option("#level", str(searching))                  # a level that weakens the search
             expect(page.locator("#level-style")).to_be_hidden()
             page.select_option("#level", "1000")
             expect(page.locator("#level-style")).to_be_visible()
