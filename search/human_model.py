@@ -319,9 +319,9 @@ def slipped(p: np.ndarray, scores: np.ndarray, slip: float) -> int:
     return int(np.argmax(value))
 
 
-def pick(p: np.ndarray, share: float, rng: random.Random, likeliest: int | None = None) -> int:
+def pick(p: np.ndarray, share: float, rng: random.Random, likeliest: int) -> int:
     """Index of the move played: with probability `share` a sample from `p`, else `likeliest`
-    (its most likely move unless given; no draw is spent on the share when it is 0 or 1)."""
+    (no draw is spent on the share when it is 0 or 1)."""
     if share <= 0 or (share < 1 and rng.random() >= share):
-        return int(np.argmax(p)) if likeliest is None else likeliest
+        return likeliest
     return min(int(np.searchsorted(np.cumsum(p), rng.random(), side="right")), len(p) - 1)
