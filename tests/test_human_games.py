@@ -91,3 +91,18 @@ def test_parts_fit_as_one_extract_and_a_resumed_fit_is_the_fit_in_one_go(made_up
     one, three = weights(tmp_path / "one.npz"), weights(tmp_path / "three.npz")
     assert all(np.array_equal(one[key], three[key]) for key in one)
     assert not np.array_equal(one["w1"], weights(tmp_path / "two.npz")["w1"])
+
+
+def test_a_fit_in_slices_is_the_same_fit_up_to_rounding_and_repeats_exactly(made_up_training_games, tmp_path):
+    train_policy.extract(tmp_path / "all.npz")
+
+    def fitted(name, threads):
+        train_policy.fit(tmp_path / "all.npz", 8, 3, 0.01, 16, 0.0, 1, tmp_path / name, threads=threads)
+        with np.load(tmp_path / name) as data:
+            return {key: data[key].astype(np.float64) for key in data.files}
+
+    one, two, again, three = fitted("1.npz", 1), fitted("2.npz", 2), fitted("2b.npz", 2), fitted("3.npz", 3)
+    for key in one:
+        assert np.array_equal(two[key], again[key])
+        assert np.allclose(one[key], two[key], atol=1e-5) and np.allclose(one[key], three[key], atol=1e-5)
+    assert np.abs(one["w1"]).max() > 0.01                              # it did learn something to compare

@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from search.human_policy import BOARD_INPUTS, MOVE_INPUTS
 from tools.calibration.human_games import (
@@ -194,29 +194,36 @@ def _position(theta, grad, h, i, active, count, rows, offsets, chosen, r, pre, h
     return nll, best
 
 
-@njit(cache=True)
-def _epoch(theta, h, order, batch, active, count, rows, offsets, chosen, r, m, v, step, rate, l2):
-    """One pass of minibatch Adam over the positions in `order`; returns (mean loss, step)."""
+@njit(cache=True, parallel=True)
+def _epoch(theta, h, order, batch, active, count, rows, offsets, chosen, r, m, v, step, rate, l2, threads):
+    """One pass of minibatch Adam over the positions in `order`; returns (mean loss, step). Each
+    minibatch is cut into `threads` fixed slices whose gradients are summed in slice order, so a
+    run is the same whatever the machine, and with one thread the same as a plain loop."""
     n_params = len(theta)
-    grad = np.zeros(n_params)
-    pre, hidden, dh = np.zeros(h), np.zeros(h), np.zeros(h)
-    z = np.zeros(256)
-    total = 0.0
+    grads = np.zeros((threads, n_params))
+    pre, hidden, dh = np.zeros((threads, h)), np.zeros((threads, h)), np.zeros((threads, h))
+    z = np.zeros((threads, 256))
+    totals = np.zeros(threads)
     for start in range(0, len(order), batch):
-        grad[:] = 0.0
         end = min(start + batch, len(order))
-        for b in range(start, end):
-            nll, _ = _position(theta, grad, h, order[b], active, count, rows, offsets, chosen, r, pre, hidden, dh, z, True)
-            total += nll
+        for t in prange(threads):
+            grads[t, :] = 0.0
+            for b in range(start + (end - start) * t // threads, start + (end - start) * (t + 1) // threads):
+                nll, _ = _position(theta, grads[t], h, order[b], active, count, rows, offsets, chosen, r,
+                                   pre[t], hidden[t], dh[t], z[t], True)
+                totals[t] += nll
         step += 1
         scale = 1.0 / (end - start)
         c1, c2 = 1.0 - 0.9 ** step, 1.0 - 0.999 ** step
-        for p in range(n_params):
-            g = grad[p] * scale + l2 * theta[p]
+        for p in prange(n_params):
+            total_grad = grads[0, p]
+            for t in range(1, threads):
+                total_grad += grads[t, p]
+            g = total_grad * scale + l2 * theta[p]
             m[p] = 0.9 * m[p] + 0.1 * g
             v[p] = 0.999 * v[p] + 0.001 * g * g
             theta[p] -= rate * (m[p] / c1) / (np.sqrt(v[p] / c2) + 1e-8)
-    return total / len(order), step
+    return totals.sum() / len(order), step
 
 
 @njit(cache=True)
@@ -234,10 +241,11 @@ def _score(theta, h, positions, active, count, rows, offsets, chosen, r):
 
 
 def fit(paths: Path | list[Path], hidden: int, epochs: int, rate: float, batch: int, l2: float, seed: int, save: Path,
-        leave_out: tuple[int, int] | None = None, checkpoint: Path | None = None) -> None:
+        leave_out: tuple[int, int] | None = None, checkpoint: Path | None = None, threads: int = 1) -> None:
     """Train and save a policy on one or more extracts; with leave_out (f, n), not on the games
     of fold f of n; with `checkpoint`, the state after each epoch is kept there and a run goes
-    on from it (the same result as a run in one go)."""
+    on from it (the same result as a run in one go); `threads` slices each minibatch (a run's result
+depends on their number, not on the machine; one thread is the plain loop)."""
     import json
 
     from search.human_model import scaled_rating
@@ -264,7 +272,7 @@ def fit(paths: Path | list[Path], hidden: int, epochs: int, rate: float, batch: 
     for epoch in range(done, epochs):
         began = time.perf_counter()
         order = rng.permutation(train)
-        loss, step = _epoch(theta, hidden, order, batch, *arrays, m, v, step, rate * (0.5 ** (epoch // 3)), l2)
+        loss, step = _epoch(theta, hidden, order, batch, *arrays, m, v, step, rate * (0.5 ** (epoch // 3)), l2, threads)
         watch_loss, watch_top1 = _score(theta, hidden, held, *arrays)
         print(f"epoch {epoch + 1}: training loss {loss:.4f}, watched loss {watch_loss:.4f}, top-1 {watch_top1:.1%}"
               f" ({time.perf_counter() - began:.0f} s)", file=sys.stderr, flush=True)
@@ -325,6 +333,7 @@ def main(argv: list[str] | None = None) -> int:
     ft.add_argument("--save", type=Path, required=True)
     ft.add_argument("--leave-out", type=int, nargs=2, metavar=("F", "N"), help="not the games of fold F of N")
     ft.add_argument("--checkpoint", type=Path, help="keep the state after each epoch here, and go on from it")
+    ft.add_argument("--threads", type=int, default=1, help="slices of each minibatch trained side by side")
     ev = sub.add_parser("evaluate", help="the policy's own match on the held-out positions")
     ev.add_argument("--policy", type=Path, required=True)
     args = parser.parse_args(argv)
@@ -332,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
         extract(args.out, args.games, args.sources, args.chunk)
     elif args.command == "fit":
         fit(args.data, args.hidden, args.epochs, args.rate, args.batch, args.l2, args.seed, args.save,
-            tuple(args.leave_out) if args.leave_out else None, args.checkpoint)
+            tuple(args.leave_out) if args.leave_out else None, args.checkpoint, args.threads)
     else:
         print(evaluate(args.policy))
     return 0
