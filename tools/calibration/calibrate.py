@@ -161,6 +161,9 @@ PLANS = {
     # At 10+0.1 level 1900 read 1997 and level 2000 1957, each against one anchor: the other anchor
     # for each (both clocks).
     "humanslip5": [("L1900", "sf2000", 40), ("L2000", "sf1800", 40)],
+    # The levels between the rows, which blend the two rows beside them (search/levels.py), each
+    # against its nearest anchor (both clocks).
+    "humanbetween": [("L1100", "sf1350", 40), ("L1300", "sf1350", 40), ("L1500", "sf1600", 40), ("L1700", "sf1800", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
