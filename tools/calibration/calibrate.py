@@ -164,6 +164,10 @@ PLANS = {
     # The levels between the rows, which blend the two rows beside them (search/levels.py), each
     # against its nearest anchor (both clocks).
     "humanbetween": [("L1100", "sf1350", 40), ("L1300", "sf1350", 40), ("L1500", "sf1600", 40), ("L1700", "sf1800", 40)],
+    # Levels 1500 and 1700 read +134 and +108 at 5+0.05, 1500 +151 at 10+0.1 (40 games each):
+    # level 1500 gets a row of its own (lichess 1450, slip 0.17), level 1700 as many games again.
+    "humanbetween2": [("L1500", "sf1600", 40), ("L1700", "sf1800", 40)],
+    "humanbetween2slow": [("L1500", "sf1600", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
