@@ -168,6 +168,9 @@ PLANS = {
     # level 1500 gets a row of its own (lichess 1450, slip 0.17), level 1700 as many games again.
     "humanbetween2": [("L1500", "sf1600", 40), ("L1700", "sf1800", 40)],
     "humanbetween2slow": [("L1500", "sf1600", 40)],
+    # Between the new row 1500 (lichess 1450, slip 0.17) and 1600 (lichess 1600, no slip) the slip
+    # falls to nothing: level 1550, the level most likely to play above its number.
+    "humanbetween3": [("L1550", "sf1600", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
