@@ -9,6 +9,7 @@
         --chunk 6000 --out runs/human/policy-58k.npz          (resumable parts policy-58k.part00.npz, ...)
     python -m tools.calibration.train_policy fit runs/human/policy-train.npz runs/human/policy-58k.part*.npz \
         --checkpoint runs/human/P.checkpoint.npz --save P.npz  (resumes from the last finished epoch)
+        (--threads 2: each minibatch in two slices side by side, about twice as fast on 2 cores)
 
 `extract` replays every training game (never a held-out one; tools/calibration/human_games.py),
 or those of the files named by `--sources`, and records every position's board inputs, its legal
@@ -245,8 +246,11 @@ def fit(paths: Path | list[Path], hidden: int, epochs: int, rate: float, batch: 
     """Train and save a policy on one or more extracts; with leave_out (f, n), not on the games
     of fold f of n; with `checkpoint`, the state after each epoch is kept there and a run goes
     on from it (the same result as a run in one go); `threads` slices each minibatch (a run's result
-depends on their number, not on the machine; one thread is the plain loop)."""
+    depends on their number, not on the machine; one thread is the plain loop)."""
     import json
+
+    if threads < 1:
+        raise ValueError(f"threads must be 1 or more, not {threads}")
 
     from search.human_model import scaled_rating
 
