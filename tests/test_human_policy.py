@@ -83,7 +83,7 @@ def test_training_learns_the_moves_and_the_policy_computes_the_same_logits(tmp_p
     m, v, step = np.zeros(size), np.zeros(size), 0
     before = train_policy._score(theta, h, np.arange(3), *arrays)
     for _ in range(60):
-        _, step = train_policy._epoch(theta, h, np.arange(3), 3, *arrays, m, v, step, 0.01, 0.0)
+        _, step = train_policy._epoch(theta, h, np.arange(3), 3, *arrays, m, v, step, 0.01, 0.0, 1)
     loss, top1 = train_policy._score(theta, h, np.arange(3), *arrays)
     assert loss < before[0] / 4 and top1 == 1.0
     train_policy.policy_of(theta, h).save(tmp_path / "p.npz")
