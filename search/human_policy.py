@@ -3,8 +3,9 @@ whole position rather than from the engine's view of each move.
 
 The choice model (search/human_model.py) sees a move through its search scores and its kind; it
 cannot see what a position looks like to a person. This policy does, in the way Maia does but
-small enough for numpy: the 768 piece-square inputs of the side to move's view, with the rating,
-feed H hidden units, and a move's logit is that hidden layer dotted with an embedding of its piece
+small enough for numpy: the side to move's view of the board (each piece on its square, which of
+them the other side attacks, and the piece the opponent just moved, to and from where), with the
+rating, feed H hidden units, and a move's logit is that hidden layer dotted with an embedding of its piece
 on its target and on its origin square, plus a bias for each. Trained on the training games by
 tools/calibration/train_policy.py; the choice model takes its logit as one more feature.
 """
@@ -18,26 +19,32 @@ from pathlib import Path
 import numpy as np
 
 from engine.bits import ONE, lsb
-from engine.defs import ST_SIDE
+from engine.defs import BB_ALL, KING, ST_SIDE
 from engine.kernel import kernel
-from engine.move import move_from, move_to
+from engine.move import CASTLE, NULL_MOVE, move_flag, move_from, move_to
 from engine.piece import make_piece, piece_type
-from engine.position import piece_on
+from engine.position import attacked_by, last_move, piece_on
 
 POLICY_FILE = Path(__file__).with_name("human_policy.npz")
-BOARD_INPUTS = 2 * 6 * 64    # own pieces then the opponent's, by type and square, the mover's view
+# Board inputs, all in the mover's view (squares flipped for black):
+PIECES = 0                   # own pieces then the opponent's, by type and square (768)
+ATTACKED = 768               # the same 768 again for each piece the other side attacks
+LAST_TO = 1536               # the opponent's last move: the piece type on its target square (384)
+LAST_FROM = 1920             # ... and the square it came from (64)
+BOARD_INPUTS = 1984
 MOVE_INPUTS = 2 * 6 * 64     # piece type x target square, then piece type x origin square (the mover's view)
-MAX_ACTIVE = 32              # pieces on a board
+MAX_ACTIVE = 66              # 32 pieces, 32 attacked, the last move's two
 
 
 @kernel
-def policy_inputs(pos, moves, n, active, move_index):
+def policy_inputs(tab, pos, moves, n, active, move_index):
     """Fill `active` with the board's input indices (returns how many) and move_index[i] with the
     two embedding rows of each of the n moves; squares are flipped for black, so the mover always
     plays up the board. The move rows are the choice model's square features (human_model)."""
     bb, st = pos
     us = st[ST_SIDE]
     flip = 0 if us == 0 else 56
+    occupied = bb[BB_ALL]
     count = 0
     for colour in range(2):
         side = 0 if colour == us else 1
@@ -46,8 +53,23 @@ def policy_inputs(pos, moves, n, active, move_index):
             while pieces:
                 sq = lsb(pieces)
                 pieces &= pieces - ONE
-                active[count] = side * 384 + t * 64 + (sq ^ flip)
+                index = side * 384 + t * 64 + (sq ^ flip)
+                active[count] = PIECES + index
                 count += 1
+                if attacked_by(tab, bb, sq, colour ^ 1, occupied):
+                    active[count] = ATTACKED + index
+                    count += 1
+    previous = last_move(pos)
+    if previous != NULL_MOVE:
+        frm, to = move_from(previous), move_to(previous)
+        if move_flag(previous) == CASTLE:    # encoded king takes rook: the king's own target
+            to = (frm & 56) + (6 if (to & 7) > (frm & 7) else 2)
+            moved = KING
+        else:
+            moved = piece_type(piece_on(pos, to))
+        active[count] = LAST_TO + moved * 64 + (to ^ flip)
+        active[count + 1] = LAST_FROM + (frm ^ flip)
+        count += 2
     for i in range(n):
         frm = move_from(moves[i])
         t = piece_type(piece_on(pos, frm))
@@ -60,7 +82,7 @@ def inputs(board, moves: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """(active board inputs, [n, 2] move rows) of `board` for `moves` (its legal moves)."""
     active = np.zeros(MAX_ACTIVE, dtype=np.int64)
     move_index = np.zeros((len(moves), 2), dtype=np.int64)
-    count = policy_inputs(board.arrays, np.array(moves, dtype=np.int64), len(moves), active, move_index)
+    count = policy_inputs(board.tab, board.arrays, np.array(moves, dtype=np.int64), len(moves), active, move_index)
     return active[:count], move_index
 
 

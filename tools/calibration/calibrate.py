@@ -171,6 +171,10 @@ PLANS = {
     # Between the new row 1500 (lichess 1450, slip 0.17) and 1600 (lichess 1600, no slip) the slip
     # falls to nothing: level 1550, the level most likely to play above its number.
     "humanbetween3": [("L1550", "sf1600", 40)],
+    # The board policy's second inputs (the attacked pieces, the opponent's last move; 2026-12-06):
+    # every row of the model against its anchor (both clocks).
+    "humanv2": [("L1000", "sf1350", 40), ("L1200", "sf1350", 40), ("L1400", "sf1350", 40), ("L1500", "sf1600", 40),
+                ("L1600", "sf1600", 40), ("L1800", "sf1800", 40), ("L2000", "sf2000", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
