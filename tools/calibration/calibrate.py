@@ -175,6 +175,11 @@ PLANS = {
     # every row of the model against its anchor (both clocks).
     "humanv2": [("L1000", "sf1350", 40), ("L1200", "sf1350", 40), ("L1400", "sf1350", 40), ("L1500", "sf1600", 40),
                 ("L1600", "sf1600", 40), ("L1800", "sf1800", 40), ("L2000", "sf2000", 40)],
+    # Level 1000 read +142 at 5+0.05 (22.5%) and 964 at 10+0.1, level 1400 1367 and +114 (72.5%):
+    # 40 more games of each where it missed; level 1900, between the rows 1800 and 2000, against
+    # its anchor (`humanv2more` at 5+0.05, `humanv2moreslow` at 10+0.1).
+    "humanv2more": [("L1000", "sf1350", 40), ("L1900", "sf2000", 40)],
+    "humanv2moreslow": [("L1400", "sf1350", 40), ("L1900", "sf2000", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
