@@ -23,15 +23,15 @@ from engine.defs import BB_ALL, KING, ST_SIDE
 from engine.kernel import kernel
 from engine.move import CASTLE, NULL_MOVE, move_flag, move_from, move_to
 from engine.piece import make_piece, piece_type
-from engine.position import attacked_by, last_move, piece_on
+from engine.position import attacked_by, castle_squares, last_move, piece_on
 
 POLICY_FILE = Path(__file__).with_name("human_policy.npz")
 # Board inputs, all in the mover's view (squares flipped for black):
 PIECES = 0                   # own pieces then the opponent's, by type and square (768)
-ATTACKED = 768               # the same 768 again for each piece the other side attacks
-LAST_TO = 1536               # the opponent's last move: the piece type on its target square (384)
-LAST_FROM = 1920             # ... and the square it came from (64)
-BOARD_INPUTS = 1984
+ATTACKED = PIECES + 2 * 6 * 64   # the same 768 again for each piece the other side attacks
+LAST_TO = ATTACKED + 2 * 6 * 64  # the opponent's last move: the piece type on its target square (384)
+LAST_FROM = LAST_TO + 6 * 64     # ... and the square it came from (64)
+BOARD_INPUTS = LAST_FROM + 64    # 1,984
 MOVE_INPUTS = 2 * 6 * 64     # piece type x target square, then piece type x origin square (the mover's view)
 MAX_ACTIVE = 66              # 32 pieces, 32 attacked, the last move's two
 
@@ -63,7 +63,7 @@ def policy_inputs(tab, pos, moves, n, active, move_index):
     if previous != NULL_MOVE:
         frm, to = move_from(previous), move_to(previous)
         if move_flag(previous) == CASTLE:    # encoded king takes rook: the king's own target
-            to = (frm & 56) + (6 if (to & 7) > (frm & 7) else 2)
+            to = castle_squares(frm, to)[0]
             moved = KING
         else:
             moved = piece_type(piece_on(pos, to))
