@@ -349,6 +349,7 @@ def test_a_reload_keeps_the_checkers_game_its_flip_and_form(open_page):
     page = watched.page
     start_checkers(page, "human", clock="5+0")
     click_path(page, [11, 15])
+    wait_moves(page, 1)                                       # else 22 is clicked before it is White's turn
     click_path(page, [22, 18])
     wait_moves(page, 2)
     page.click("#flip")
