@@ -180,6 +180,12 @@ PLANS = {
     # its anchor (`humanv2more` at 5+0.05, `humanv2moreslow` at 10+0.1).
     "humanv2more": [("L1000", "sf1350", 40), ("L1900", "sf2000", 40)],
     "humanv2moreslow": [("L1400", "sf1350", 40), ("L1900", "sf2000", 40)],
+    # The levels between the rows, with the board policy's second inputs, each against its
+    # nearest anchor (both clocks); and at 10+0.1, where level 1400 read 13 above level 1500, the
+    # two against each other (`humanv2order`).
+    "humanv2between": [("L1100", "sf1350", 40), ("L1300", "sf1350", 40), ("L1550", "sf1600", 40),
+                       ("L1700", "sf1800", 40)],
+    "humanv2order": [("L1400", "L1500", 40), ("L1500", "sf1600", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
