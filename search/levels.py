@@ -109,11 +109,14 @@ LEVELS = [
 # by 20,000 nodes measured 1876 and 1914, by 60,000 nodes 2114).
 # Level 1500 has its own row: as the blend of 1400 and 1600 (lichess 1500, slip 0.085) it
 # measured 1634 and 1651 (40 games at each clock): a slip below about 0.15 costs little strength.
+# With the board policy's second inputs (2026-12-06) its first row (lichess 1450, slip 0.17) read
+# 1438 at 10+0.1 on 120 games, below level 1400 (1470); lichess 1500 with a slip of 0.14 read
+# 1462 and 1517 (80 games at each clock) and won its match against level 1400 at 10+0.1 (56%).
 HUMAN_LEVELS = [
     HumanRow(1000, rating=1000, slip=0.3),
     HumanRow(1200, rating=1200, slip=0.24),
     HumanRow(1400, rating=1400, slip=0.17),
-    HumanRow(1500, rating=1450, slip=0.17),
+    HumanRow(1500, rating=1500, slip=0.14),
     HumanRow(1600, rating=1600),
     HumanRow(1800, rating=1800, veto=160),
     HumanRow(2000, rating=2000, veto=40, veto_nodes=40000),

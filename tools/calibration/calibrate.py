@@ -186,6 +186,15 @@ PLANS = {
     "humanv2between": [("L1100", "sf1350", 40), ("L1300", "sf1350", 40), ("L1550", "sf1600", 40),
                        ("L1700", "sf1800", 40)],
     "humanv2order": [("L1400", "L1500", 40), ("L1500", "sf1600", 40)],
+    # Level 1550 read 1436 at 5+0.05 (27.5% against Stockfish 1600, 40 games): as many again.
+    "humanv2between2": [("L1550", "sf1600", 40)],
+    # At 10+0.1 level 1500 (lichess 1450, slip 0.17) read 1437 on 120 games and level 1400 1468,
+    # and they drew their match (51.2% to level 1400): a stronger form for row 1500, lichess 1500
+    # with a slip of 0.14, against its anchor (both clocks) and against level 1400 (10+0.1).
+    "humanv2row1500": [("H1500slip0.14", "sf1600", 40), ("H1500slip0.14", "L1400", 40)],
+    # Row 1500 is that form since: the level itself against level 1400, and level 1550, which
+    # blends the new row with row 1600 (lichess 1550, slip 0.07), against its anchor (both clocks).
+    "humanv2row1500b": [("L1500", "L1400", 40), ("L1550", "sf1600", 40)],
 }
 LOG10_OVER_400 = math.log(10) / 400
 
