@@ -14,7 +14,7 @@ import chess
 import chess.pgn
 import pytest
 
-from tools.calibration.calibrate import compare, fit, pairing_done
+from tools.calibration.calibrate import compare, fit, pairing_done, report
 from tools.calibration.humanlike import CLIP, game_losses
 from tools.paths import stockfish
 from tests.uci_driver import ROOT
@@ -106,3 +106,13 @@ def test_games_option_replaces_every_pairings_count_and_keeps_the_plan(monkeypat
     calibrate.main(["run", "--plan", "humantop", "--out", str(tmp_path)])
     assert played[0] == [(a, b, 30) for a, b, _ in calibrate.PLANS["humantop"]]
     assert played[1] == calibrate.PLANS["humantop"] and played[1][0][2] == 50
+
+
+def test_same_counts_a_form_s_games_as_the_level_s(tmp_path):
+    """`fit --same H1500slip0.14=L1500`: the form's games and the level's are one player's."""
+    form = _summary(tmp_path / "form.json", "H1500slip0.14", "sf1600", 60, 100)
+    level = _summary(tmp_path / "level.json", "L1500", "sf1600", 60, 100)
+    apart = report([form, level], samples=20)
+    together = report([form, level], samples=20, same={"H1500slip0.14": "L1500"})
+    assert "| H1500slip0.14 | 100 |" in apart and "| L1500 | 100 |" in apart
+    assert "H1500slip0.14" not in together and "| L1500 | 200 |" in together

@@ -259,15 +259,17 @@ def run(plan: list[tuple[str, str, int]], out: Path, jitfish: str, tc: str, conc
 Game = tuple[str, str, float]          # white, black, white's score
 
 
-def load_games(paths: list[str]) -> dict[tuple[str, str], list[Game]]:
-    """The games of each pairing (sorted player names) from tools.matches.match JSON summaries."""
+def load_games(paths: list[str], same: dict[str, str] | None = None) -> dict[tuple[str, str], list[Game]]:
+    """The games of each pairing (sorted player names) from tools.matches.match JSON summaries;
+    `same` renames players (a form of the human model and the level that since plays it)."""
+    same = same or {}
     pairings: dict[tuple[str, str], list[Game]] = defaultdict(list)
     for path in paths:
         summary = json.loads(Path(path).read_text())
         for game in summary["game_list"]:
             score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(game["result"])
             if score is not None:
-                white, black = game["white"], game["black"]
+                white, black = same.get(game["white"], game["white"]), same.get(game["black"], game["black"])
                 pairings[tuple(sorted((white, black)))].append((white, black, score))
     return pairings
 
@@ -333,8 +335,8 @@ def compare(player: str, before: list[str], after: list[str], samples: int) -> s
             f"moved {rating_second - rating_first:+.0f} (95% range {low:+.0f}..{high:+.0f})")
 
 
-def report(paths: list[str], samples: int) -> str:
-    pairings = load_games(paths)
+def report(paths: list[str], samples: int, same: dict[str, str] | None = None) -> str:
+    pairings = load_games(paths, same)
     ratings = fit(pairings)
     bounds = bootstrap(pairings, samples, seed=1)
     lines = ["| player | games | Elo | 95% range | nominal | off by |", "| --- | --- | --- | --- | --- | --- |"]
@@ -375,6 +377,8 @@ def main(argv: list[str] | None = None) -> int:
     ratings = sub.add_parser("fit", help="fit ratings to match summaries and print the tables")
     ratings.add_argument("json", nargs="+", help="tools.matches.match --json summaries")
     ratings.add_argument("--bootstrap", type=int, default=200, help="resamples for the error bars")
+    ratings.add_argument("--same", nargs="+", default=[], metavar="FORM=PLAYER",
+                         help="count FORM's games as PLAYER's (e.g. H1500slip0.14=L1500: the form a level plays)")
     moved = sub.add_parser("compare", help="how far one player's rating moves between two sets of games")
     moved.add_argument("player", help="e.g. L1800")
     moved.add_argument("--before", nargs="+", required=True, help="summaries of the first set (e.g. the fast clock)")
@@ -386,7 +390,8 @@ def main(argv: list[str] | None = None) -> int:
         run(plan, Path(args.out), str(Path(args.engine).absolute()), args.tc,
             args.concurrency, args.seed)
     elif args.command == "fit":
-        print(report(args.json, args.bootstrap))
+        same = dict(pair.split("=", 1) for pair in args.same)
+        print(report(args.json, args.bootstrap, same))
     else:
         print(compare(args.player, args.before, args.after, args.bootstrap))
     return 0
