@@ -116,3 +116,12 @@ def test_same_counts_a_form_s_games_as_the_level_s(tmp_path):
     together = report([form, level], samples=20, same={"H1500slip0.14": "L1500"})
     assert "| H1500slip0.14 | 100 |" in apart and "| L1500 | 100 |" in apart
     assert "H1500slip0.14" not in together and "| L1500 | 200 |" in together
+
+
+def test_same_without_an_equals_sign_is_a_clear_error(tmp_path, capsys):
+    from tools.calibration.calibrate import main
+
+    summary = _summary(tmp_path / "form.json", "H1500slip0.14", "sf1600", 60, 100)
+    with pytest.raises(SystemExit) as stopped:
+        main(["fit", summary, "--same", "L1500"])
+    assert stopped.value.code == 2 and "FORM=PLAYER" in capsys.readouterr().err

@@ -390,6 +390,8 @@ def main(argv: list[str] | None = None) -> int:
         run(plan, Path(args.out), str(Path(args.engine).absolute()), args.tc,
             args.concurrency, args.seed)
     elif args.command == "fit":
+        if any("=" not in pair for pair in args.same):
+            parser.error(f"--same takes FORM=PLAYER pairs, not {' '.join(args.same)}")
         same = dict(pair.split("=", 1) for pair in args.same)
         print(report(args.json, args.bootstrap, same))
     else:
