@@ -89,27 +89,21 @@ def inputs(board, moves: list[int]) -> tuple[np.ndarray, np.ndarray]:
 @dataclass(frozen=True)
 class Policy:
     """logit(move) = relu(sum of w1's active rows + b1 + r wr) . (emb[to row] + emb[from row])
-    + bias[to row] + bias[from row], with r = (R - 1500) / 400 (human_model.scaled_rating); with a
-    second layer (w2, b2), the embeddings meet relu(hidden @ w2 + b2) instead of the hidden layer."""
+    + bias[to row] + bias[from row], with r = (R - 1500) / 400 (human_model.scaled_rating)."""
     w1: np.ndarray           # [BOARD_INPUTS, H]
     b1: np.ndarray           # [H]
     wr: np.ndarray           # [H]
-    emb: np.ndarray          # [MOVE_INPUTS, H], or [MOVE_INPUTS, H2] with a second layer
+    emb: np.ndarray          # [MOVE_INPUTS, H]
     bias: np.ndarray         # [MOVE_INPUTS]
-    w2: np.ndarray | None = None   # [H, H2]
-    b2: np.ndarray | None = None   # [H2]
 
     def logits(self, active: np.ndarray, move_index: np.ndarray, r: float) -> np.ndarray:
         h = np.maximum(self.w1[active].sum(axis=0) + self.b1 + r * self.wr, 0.0)
-        if self.w2 is not None:
-            h = np.maximum(h @ self.w2 + self.b2, 0.0)
         e = self.emb[move_index[:, 0]] + self.emb[move_index[:, 1]]
         return e @ h + self.bias[move_index[:, 0]] + self.bias[move_index[:, 1]]
 
     def save(self, path: Path = POLICY_FILE) -> None:
-        second = {} if self.w2 is None else {"w2": self.w2.astype(np.float32), "b2": self.b2.astype(np.float32)}
         np.savez(path, w1=self.w1.astype(np.float32), b1=self.b1.astype(np.float32), wr=self.wr.astype(np.float32),
-                 emb=self.emb.astype(np.float32), bias=self.bias.astype(np.float32), **second)
+                 emb=self.emb.astype(np.float32), bias=self.bias.astype(np.float32))
 
 
 @functools.lru_cache(maxsize=1)
@@ -120,7 +114,7 @@ def shipped() -> Policy:
 
 def load(path: Path = POLICY_FILE) -> Policy:
     with np.load(path) as data:
-        arrays = {k: data[k].astype(np.float64) for k in ("w1", "b1", "wr", "emb", "bias", "w2", "b2") if k in data}
+        arrays = {k: data[k].astype(np.float64) for k in ("w1", "b1", "wr", "emb", "bias")}
     if arrays["w1"].shape[0] != BOARD_INPUTS or arrays["emb"].shape[0] != MOVE_INPUTS:
         raise ValueError(f"{path}: made for other inputs than this engine's")
     return Policy(**arrays)

@@ -6,7 +6,6 @@ import random
 
 import chess
 import numpy as np
-import pytest
 
 from engine.board import Board
 from search.human_model import FeatureSearch, features
@@ -101,62 +100,41 @@ def small_data():
             np.array([-0.5, 0.25, 1.0]))
 
 
-@pytest.mark.parametrize("h2", [0, 3])
-def test_the_gradient_is_the_derivative_of_the_loss(h2):
-    """Without and with the second layer."""
+def test_the_gradient_is_the_derivative_of_the_loss():
     h = 4
     arrays = small_data()
-    theta = np.random.default_rng(3).normal(0, 0.3, train_policy._layout(h, h2)[-1])
-    if h2:
-        theta[train_policy._layout(h, h2)[6]:] = 1.0          # the second layer's units alive
-    width = max(h, h2)
-    scratch = [np.zeros(h), np.zeros(h), np.zeros(h), np.zeros(width), np.zeros(width), np.zeros(width), np.zeros(256)]
+    theta = np.random.default_rng(3).normal(0, 0.3, train_policy._layout(h)[-1])
+    scratch = [np.zeros(h), np.zeros(h), np.zeros(h), np.zeros(256)]
 
     def loss(t, grad=None):
         g = np.zeros(len(t)) if grad is None else grad
-        return sum(train_policy._position(t, g, h, h2, i, *arrays, *scratch, grad is not None)[0] for i in range(3))
+        return sum(train_policy._position(t, g, h, i, *arrays, *scratch, grad is not None)[0] for i in range(3))
 
     grad = np.zeros(len(theta))
     loss(theta, grad)
     touched = np.flatnonzero(grad)
     assert len(touched) > 100
-    if h2:
-        w2, b2, end = train_policy._layout(h, h2)[5:]
-        assert np.flatnonzero(grad[w2:end]).size > 0            # the second layer learns too
-        picks = np.concatenate([np.random.default_rng(4).choice(touched, 30, replace=False),
-                                w2 + np.flatnonzero(grad[w2:end])[:10]])
-    else:
-        picks = np.random.default_rng(4).choice(touched, 40, replace=False)
-    for p in picks:
+    for p in np.random.default_rng(4).choice(touched, 40, replace=False):
         step = np.zeros(len(theta))
         step[p] = 1e-6
         numeric = (loss(theta + step) - loss(theta - step)) / 2e-6
         assert abs(numeric - grad[p]) < 1e-5 * max(1.0, abs(numeric))
 
 
-@pytest.mark.parametrize("h2", [0, 8])
-def test_training_learns_the_moves_and_the_policy_computes_the_same_logits(tmp_path, h2):
+def test_training_learns_the_moves_and_the_policy_computes_the_same_logits(tmp_path):
     h = 8
     arrays = small_data()
-    size = train_policy._layout(h, h2)[-1]
+    size = train_policy._layout(h)[-1]
     theta = np.random.default_rng(5).normal(0, 0.1, size)
-    if h2:
-        theta[train_policy._layout(h, h2)[6]:] = 0.5          # the second layer's units alive
     m, v, step = np.zeros(size), np.zeros(size), 0
-    before = train_policy._score(theta, h, h2, np.arange(3), *arrays)
+    before = train_policy._score(theta, h, np.arange(3), *arrays)
     for _ in range(60):
-        _, step = train_policy._epoch(theta, h, h2, np.arange(3), 3, *arrays, m, v, step, 0.01, 0.0, 1)
-    loss, top1 = train_policy._score(theta, h, h2, np.arange(3), *arrays)
+        _, step = train_policy._epoch(theta, h, np.arange(3), 3, *arrays, m, v, step, 0.01, 0.0, 1)
+    loss, top1 = train_policy._score(theta, h, np.arange(3), *arrays)
     assert loss < before[0] / 4 and top1 == 1.0
-    train_policy.policy_of(theta, h, h2).save(tmp_path / "p.npz")
+    train_policy.policy_of(theta, h).save(tmp_path / "p.npz")
     policy = load(tmp_path / "p.npz")
-    assert (policy.w2 is not None) == (h2 > 0)
     active, count, rows, offsets, chosen, r = arrays
-    scratch = [np.zeros(h), np.zeros(h), np.zeros(h), np.zeros(max(h, h2)), np.zeros(max(h, h2)),
-               np.zeros(max(h, h2)), np.zeros(256)]
     for i in range(3):
         logits = policy.logits(active[i, :count[i]], rows[offsets[i]:offsets[i + 1]], r[i])
         assert int(np.argmax(logits)) == chosen[i]
-        nll, _ = train_policy._position(theta, np.zeros(1), h, h2, i, *arrays, *scratch, False)
-        top = logits.max()
-        assert abs(nll - (np.log(np.exp(logits - top).sum()) - (logits[chosen[i]] - top))) < 1e-4

@@ -9,8 +9,7 @@
         --chunk 6000 --out runs/human/policy-58k.npz          (resumable parts policy-58k.part00.npz, ...)
     python -m tools.calibration.train_policy fit runs/human/policy-train.npz runs/human/policy-58k.part*.npz \
         --checkpoint runs/human/P.checkpoint.npz --save P.npz  (resumes from the last finished epoch)
-        (--threads 2: each minibatch in two slices side by side, about twice as fast on 2 cores;
-         --second H2: a second layer of H2 units between the hidden layer and the moves' embeddings)
+        (--threads 2: each minibatch in two slices side by side, about twice as fast on 2 cores)
 
 `extract` replays every training game (never a held-out one; tools/calibration/human_games.py),
 or those of the files named by `--sources`, and records every position's board inputs, its legal
@@ -125,38 +124,30 @@ def load_extracts(paths: list[Path]) -> dict[str, np.ndarray]:
 # ---- training -------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _layout(h, h2):
-    """Offsets of w1, emb, b1, wr, bias, w2, b2 in the flat parameter vector, and its size (one
-    layout for the kernels and for policy_of). With a second layer of h2 units the move embedding
-    has h2 columns; without (h2 = 0) w2 and b2 are empty and the layout is the one-layer one."""
-    out = h2 if h2 > 0 else h
+def _layout(h):
+    """Offsets of w1, emb, b1, wr, bias in the flat parameter vector, and its size (one layout
+    for the kernels and for policy_of)."""
     w1, emb = 0, BOARD_INPUTS * h
-    b1 = emb + MOVE_INPUTS * out
+    b1 = emb + MOVE_INPUTS * h
     wr = b1 + h
     bias = wr + h
-    w2 = bias + MOVE_INPUTS
-    b2 = w2 + h * h2
-    return w1, emb, b1, wr, bias, w2, b2, b2 + h2
+    return w1, emb, b1, wr, bias, bias + MOVE_INPUTS
 
 
-def policy_of(theta: np.ndarray, h: int, h2: int = 0):
+def policy_of(theta: np.ndarray, h: int):
     """The Policy whose weights the flat vector `theta` holds."""
     from search.human_policy import Policy
 
-    w1, emb, b1, wr, bias, w2, b2, end = _layout(h, h2)
-    out = h2 if h2 > 0 else h
+    w1, emb, b1, wr, bias, _ = _layout(h)
     return Policy(theta[w1:emb].reshape(BOARD_INPUTS, h), theta[b1:wr], theta[wr:bias],
-                  theta[emb:b1].reshape(MOVE_INPUTS, out), theta[bias:w2],
-                  theta[w2:b2].reshape(h, h2) if h2 > 0 else None, theta[b2:end] if h2 > 0 else None)
+                  theta[emb:b1].reshape(MOVE_INPUTS, h), theta[bias:])
 
 
 @njit(cache=True)
-def _position(theta, grad, h, h2, i, active, count, rows, offsets, chosen, r, pre, hidden, dh, pre2, out, dout, z,
-              learn):
+def _position(theta, grad, h, i, active, count, rows, offsets, chosen, r, pre, hidden, dh, z, learn):
     """Negative log-likelihood of position i's move and whether it is the top move; adds the
-    gradient to `grad` when `learn`. `out` is the layer the moves' embeddings meet: the hidden
-    layer, or with h2 > 0 the second layer over it."""
-    w1, emb, b1, wr, bias, w2, b2, _ = _layout(h, h2)
+    gradient to `grad` when `learn`."""
+    w1, emb, b1, wr, bias, _ = _layout(h)
     for k in range(h):
         pre[k] = theta[b1 + k] + r[i] * theta[wr + k]
     for a in range(count[i]):
@@ -165,27 +156,13 @@ def _position(theta, grad, h, h2, i, active, count, rows, offsets, chosen, r, pr
             pre[k] += theta[base + k]
     for k in range(h):
         hidden[k] = pre[k] if pre[k] > 0 else 0.0
-    width = h2 if h2 > 0 else h
-    if h2 > 0:
-        for q in range(h2):
-            pre2[q] = theta[b2 + q]
-        for k in range(h):
-            if hidden[k] > 0:
-                base = w2 + k * h2
-                for q in range(h2):
-                    pre2[q] += hidden[k] * theta[base + q]
-        for q in range(h2):
-            out[q] = pre2[q] if pre2[q] > 0 else 0.0
-    else:
-        for k in range(h):
-            out[k] = hidden[k]
     lo, hi = offsets[i], offsets[i + 1]
     top = -1e300
     for j in range(lo, hi):
-        e0, e1 = emb + rows[j, 0] * width, emb + rows[j, 1] * width
+        e0, e1 = emb + rows[j, 0] * h, emb + rows[j, 1] * h
         s = theta[bias + rows[j, 0]] + theta[bias + rows[j, 1]]
-        for k in range(width):
-            s += (theta[e0 + k] + theta[e1 + k]) * out[k]
+        for k in range(h):
+            s += (theta[e0 + k] + theta[e1 + k]) * hidden[k]
         z[j - lo] = s
         top = max(top, s)
     total = 0.0
@@ -198,30 +175,17 @@ def _position(theta, grad, h, h2, i, active, count, rows, offsets, chosen, r, pr
         if z[j] > z[target]:
             best = False
     if learn:
-        for k in range(width):
-            dout[k] = 0.0
+        for k in range(h):
+            dh[k] = 0.0
         for j in range(lo, hi):
             g = np.exp(z[j - lo] - top) / total - (1.0 if j - lo == target else 0.0)
-            e0, e1 = emb + rows[j, 0] * width, emb + rows[j, 1] * width
+            e0, e1 = emb + rows[j, 0] * h, emb + rows[j, 1] * h
             grad[bias + rows[j, 0]] += g
             grad[bias + rows[j, 1]] += g
-            for k in range(width):
-                dout[k] += g * (theta[e0 + k] + theta[e1 + k])
-                grad[e0 + k] += g * out[k]
-                grad[e1 + k] += g * out[k]
-        if h2 > 0:
             for k in range(h):
-                dh[k] = 0.0
-            for q in range(h2):
-                d2 = dout[q] if pre2[q] > 0 else 0.0
-                grad[b2 + q] += d2
-                if d2 != 0.0:
-                    for k in range(h):
-                        grad[w2 + k * h2 + q] += d2 * hidden[k]
-                        dh[k] += d2 * theta[w2 + k * h2 + q]
-        else:
-            for k in range(h):
-                dh[k] = dout[k]
+                dh[k] += g * (theta[e0 + k] + theta[e1 + k])
+                grad[e0 + k] += g * hidden[k]
+                grad[e1 + k] += g * hidden[k]
         for k in range(h):
             d = dh[k] if pre[k] > 0 else 0.0
             grad[b1 + k] += d
@@ -232,15 +196,13 @@ def _position(theta, grad, h, h2, i, active, count, rows, offsets, chosen, r, pr
 
 
 @njit(cache=True, parallel=True)
-def _epoch(theta, h, h2, order, batch, active, count, rows, offsets, chosen, r, m, v, step, rate, l2, threads):
+def _epoch(theta, h, order, batch, active, count, rows, offsets, chosen, r, m, v, step, rate, l2, threads):
     """One pass of minibatch Adam over the positions in `order`; returns (mean loss, step). Each
     minibatch is cut into `threads` fixed slices whose gradients are summed in slice order, so a
     run is the same whatever the machine, and with one thread the same as a plain loop."""
     n_params = len(theta)
     grads = np.zeros((threads, n_params))
     pre, hidden, dh = np.zeros((threads, h)), np.zeros((threads, h)), np.zeros((threads, h))
-    width = max(h, h2)
-    pre2, out, dout = np.zeros((threads, width)), np.zeros((threads, width)), np.zeros((threads, width))
     z = np.zeros((threads, 256))
     totals = np.zeros(threads)
     for start in range(0, len(order), batch):
@@ -248,8 +210,8 @@ def _epoch(theta, h, h2, order, batch, active, count, rows, offsets, chosen, r, 
         for t in prange(threads):
             grads[t, :] = 0.0
             for b in range(start + (end - start) * t // threads, start + (end - start) * (t + 1) // threads):
-                nll, _ = _position(theta, grads[t], h, h2, order[b], active, count, rows, offsets, chosen, r,
-                                   pre[t], hidden[t], dh[t], pre2[t], out[t], dout[t], z[t], True)
+                nll, _ = _position(theta, grads[t], h, order[b], active, count, rows, offsets, chosen, r,
+                                   pre[t], hidden[t], dh[t], z[t], True)
                 totals[t] += nll
         step += 1
         scale = 1.0 / (end - start)
@@ -266,27 +228,22 @@ def _epoch(theta, h, h2, order, batch, active, count, rows, offsets, chosen, r, 
 
 
 @njit(cache=True)
-def _score(theta, h, h2, positions, active, count, rows, offsets, chosen, r):
+def _score(theta, h, positions, active, count, rows, offsets, chosen, r):
     """(mean loss, top-1 share) over `positions`, without learning."""
     grad = np.zeros(1)
     pre, hidden, dh = np.zeros(h), np.zeros(h), np.zeros(h)
-    width = max(h, h2)
-    pre2, out, dout = np.zeros(width), np.zeros(width), np.zeros(width)
     z = np.zeros(256)
     total, hits = 0.0, 0
     for i in positions:
-        nll, best = _position(theta, grad, h, h2, i, active, count, rows, offsets, chosen, r, pre, hidden, dh,
-                              pre2, out, dout, z, False)
+        nll, best = _position(theta, grad, h, i, active, count, rows, offsets, chosen, r, pre, hidden, dh, z, False)
         total += nll
         hits += best
     return total / max(len(positions), 1), hits / max(len(positions), 1)
 
 
 def fit(paths: Path | list[Path], hidden: int, epochs: int, rate: float, batch: int, l2: float, seed: int, save: Path,
-        leave_out: tuple[int, int] | None = None, checkpoint: Path | None = None, threads: int = 1,
-        second: int = 0) -> None:
-    """Train and save a policy (with a second layer of `second` units over the first when not 0)
-    on one or more extracts; with leave_out (f, n), not on the games
+        leave_out: tuple[int, int] | None = None, checkpoint: Path | None = None, threads: int = 1) -> None:
+    """Train and save a policy on one or more extracts; with leave_out (f, n), not on the games
     of fold f of n; with `checkpoint`, the state after each epoch is kept there and a run goes
     on from it (the same result as a run in one go); `threads` slices each minibatch (a run's result
     depends on their number, not on the machine; one thread is the plain loop)."""
@@ -305,13 +262,10 @@ def fit(paths: Path | list[Path], hidden: int, epochs: int, rate: float, batch: 
         train = train[fold(games[train], leave_out[1]) != leave_out[0]]
     arrays = (data["active"], data["count"], data["rows"], data["offsets"], data["chosen"], scaled_rating(data["rating"]))
     rng = np.random.default_rng(seed)
-    w1, emb, b1, _, _, w2, b2, size = _layout(hidden, second)
-    width = second if second > 0 else hidden
+    w1, emb, b1, _, _, size = _layout(hidden)
     theta = np.zeros(size)
     theta[w1:emb] = rng.normal(0, 1 / np.sqrt(32), BOARD_INPUTS * hidden)
-    theta[emb:b1] = rng.normal(0, 1 / np.sqrt(width), MOVE_INPUTS * width)
-    if second > 0:
-        theta[w2:b2] = rng.normal(0, np.sqrt(2 / hidden), hidden * second)
+    theta[emb:b1] = rng.normal(0, 1 / np.sqrt(hidden), MOVE_INPUTS * hidden)
     m, v, step, done = np.zeros(size), np.zeros(size), 0, 0
     if checkpoint and checkpoint.is_file():
         with np.load(checkpoint) as state:
@@ -322,9 +276,8 @@ def fit(paths: Path | list[Path], hidden: int, epochs: int, rate: float, batch: 
     for epoch in range(done, epochs):
         began = time.perf_counter()
         order = rng.permutation(train)
-        loss, step = _epoch(theta, hidden, second, order, batch, *arrays, m, v, step, rate * (0.5 ** (epoch // 3)), l2,
-                            threads)
-        watch_loss, watch_top1 = _score(theta, hidden, second, held, *arrays)
+        loss, step = _epoch(theta, hidden, order, batch, *arrays, m, v, step, rate * (0.5 ** (epoch // 3)), l2, threads)
+        watch_loss, watch_top1 = _score(theta, hidden, held, *arrays)
         print(f"epoch {epoch + 1}: training loss {loss:.4f}, watched loss {watch_loss:.4f}, top-1 {watch_top1:.1%}"
               f" ({time.perf_counter() - began:.0f} s)", file=sys.stderr, flush=True)
         if checkpoint:
@@ -332,7 +285,7 @@ def fit(paths: Path | list[Path], hidden: int, epochs: int, rate: float, batch: 
             np.savez(partial, theta=theta, m=m, v=v, step=step, epoch=epoch + 1,
                      rng=json.dumps(rng.bit_generator.state))
             partial.replace(checkpoint)
-    policy_of(theta, hidden, second).save(save)
+    policy_of(theta, hidden).save(save)
     print(f"saved {save}", file=sys.stderr)
 
 
@@ -376,7 +329,6 @@ def main(argv: list[str] | None = None) -> int:
     ft = sub.add_parser("fit", help="train the policy")
     ft.add_argument("data", type=Path, nargs="+", help="one or more extracts, trained on as one")
     ft.add_argument("--hidden", type=int, default=HIDDEN)
-    ft.add_argument("--second", type=int, default=0, help="a second layer of this many units over the first (0: none)")
     ft.add_argument("--epochs", type=int, default=8)
     ft.add_argument("--rate", type=float, default=0.002)
     ft.add_argument("--batch", type=int, default=256)
@@ -393,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
         extract(args.out, args.games, args.sources, args.chunk)
     elif args.command == "fit":
         fit(args.data, args.hidden, args.epochs, args.rate, args.batch, args.l2, args.seed, args.save,
-            tuple(args.leave_out) if args.leave_out else None, args.checkpoint, args.threads, args.second)
+            tuple(args.leave_out) if args.leave_out else None, args.checkpoint, args.threads)
     else:
         print(evaluate(args.policy))
     return 0
